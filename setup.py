@@ -1,0 +1,36 @@
+"""Setuptools script for the two_bone_ik ament_python package."""
+
+from glob import glob
+import os
+
+from setuptools import find_packages
+from setuptools import setup
+
+package_name = 'two_bone_ik'
+share_dir = os.path.join('share', package_name)
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        (share_dir, ['package.xml']),
+        (os.path.join(share_dir, 'launch'), sorted(glob('launch/*launch.[pxy][yma]*'))),
+        (os.path.join(share_dir, 'config'), sorted(glob('config/*.yaml'))),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='two_bone_ik maintainers',
+    maintainer_email='two_bone_ik@example.com',
+    description='Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF and MuJoCo sim.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'two_bone_ik_node = two_bone_ik.ik_node:main',
+            'two_bone_ik_urdf = two_bone_ik.urdf:main',
+            'two_bone_ik_sim = two_bone_ik.sim_node:main',
+        ],
+    },
+)
