@@ -25,7 +25,6 @@ setup(
     maintainer_email='two_bone_ik@example.com',
     description='Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF and MuJoCo sim.',
     license='Apache-2.0',
-    tests_require=['pytest'],
     entry_points={
         'console_scripts': [
             'two_bone_ik_node = two_bone_ik.ik_node:main',
