@@ -1,0 +1,210 @@
+"""Tests of two_bone_ik.urdf: the generated URDF, its MuJoCo import and the command line tool."""
+
+import math
+import os
+from pathlib import Path
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import mujoco
+import numpy as np
+import pytest
+
+from two_bone_ik.arm_config import ArmConfig
+from two_bone_ik.arm_config import from_plane
+from two_bone_ik.arm_config import joint_axis
+from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.solver import elbow_position
+from two_bone_ik.solver import forward
+from two_bone_ik.urdf import arm_urdf
+from two_bone_ik.urdf import main
+from two_bone_ik.urdf import OPEN_SIDE_SPAN
+from two_bone_ik.urdf import urdf_joint_limits
+
+REPO = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((REPO / 'config').glob('*.yaml'))
+
+#: Extra arms covering the third plane, half-open limits and a zero-length link.
+EXTRA_ARMS = {
+    'yz_half_open': ArmConfig(link_lengths=(0.4, 0.15), joint_names=('j1', 'j2'),
+                              base_frame='arm_base', plane='yz',
+                              joint_lower_limits=(-1.0, -math.inf),
+                              joint_upper_limits=(math.inf, 0.5)),
+    'xz_zero_link': ArmConfig(link_lengths=(0.2, 0.0), plane='xz'),
+}
+
+
+def _arms():
+    arms = [pytest.param(load_arm_config(path), id=path.stem) for path in CONFIGS]
+    arms += [pytest.param(config, id=name) for name, config in EXTRA_ARMS.items()]
+    return arms
+
+
+def test_shipped_configs_exist():
+    names = {path.name for path in CONFIGS}
+    assert {'two_bone_ik.yaml', 'servo_arm.yaml'} <= names
+
+
+def _floats(text):
+    return [float(v) for v in text.split()]
+
+
+@pytest.mark.parametrize('config', _arms())
+def test_structure_follows_config(config):
+    robot = ET.fromstring(arm_urdf(config, robot_name='my_arm'))
+    assert robot.tag == 'robot' and robot.get('name') == 'my_arm'
+    links = [link.get('name') for link in robot.findall('link')]
+    assert links == [config.base_frame, 'link1', 'link2', 'tool']
+    joints = {joint.get('name'): joint for joint in robot.findall('joint')}
+    assert list(joints) == [*config.joint_names, 'tool_joint']
+
+    chain = [(config.base_frame, 'link1'), ('link1', 'link2'), ('link2', 'tool')]
+    for joint, (parent, child) in zip(joints.values(), chain):
+        assert joint.find('parent').get('link') == parent
+        assert joint.find('child').get('link') == child
+    assert joints['tool_joint'].get('type') == 'fixed'
+
+    l1, l2 = config.link_lengths
+    origins = [from_plane(0.0, 0.0, config.plane), from_plane(l1, 0.0, config.plane),
+               from_plane(l2, 0.0, config.plane)]
+    for joint, origin in zip(joints.values(), origins):
+        assert _floats(joint.find('origin').get('xyz')) == list(origin)
+
+    for i, name in enumerate(config.joint_names):
+        joint = joints[name]
+        assert _floats(joint.find('axis').get('xyz')) == list(joint_axis(config.plane))
+        lo, hi = config.joint_lower_limits[i], config.joint_upper_limits[i]
+        limit = joint.find('limit')
+        assert float(limit.get('effort')) > 0.0 and float(limit.get('velocity')) > 0.0
+        if math.isinf(lo) and math.isinf(hi):
+            assert joint.get('type') == 'continuous'
+            assert limit.get('lower') is None and limit.get('upper') is None
+        else:
+            assert joint.get('type') == 'revolute'
+            urdf_lo, urdf_hi = float(limit.get('lower')), float(limit.get('upper'))
+            assert urdf_lo == (hi - OPEN_SIDE_SPAN if math.isinf(lo) else lo)
+            assert urdf_hi == (lo + OPEN_SIDE_SPAN if math.isinf(hi) else hi)
+
+    for name in ('link1', 'link2'):
+        link = robot.find(f"link[@name='{name}']")
+        inertial = link.find('inertial')
+        assert float(inertial.find('mass').get('value')) > 0.0
+        inertia = inertial.find('inertia')
+        assert all(float(inertia.get(k)) > 0.0 for k in ('ixx', 'iyy', 'izz'))
+        assert link.findall('visual')
+    assert robot.find(f"link[@name='{config.base_frame}']").find('inertial') is None
+
+
+def test_joint_limit_mapping():
+    assert urdf_joint_limits(-math.inf, math.inf) is None
+    assert urdf_joint_limits(-1.0, 2.0) == (-1.0, 2.0)
+    assert urdf_joint_limits(-math.inf, 0.5) == (0.5 - 2 * math.tau, 0.5)
+    assert urdf_joint_limits(-0.5, math.inf) == (-0.5, -0.5 + 2 * math.tau)
+
+
+def test_bad_generator_settings_are_rejected():
+    with pytest.raises(ValueError, match='link_radius'):
+        arm_urdf(ArmConfig(), link_radius=-0.01)
+    with pytest.raises(ValueError, match='linear_density'):
+        arm_urdf(ArmConfig(), linear_density=math.nan)
+    with pytest.raises(ValueError, match='base_frame'):
+        arm_urdf(ArmConfig(base_frame='tool'))
+    with pytest.raises(ValueError, match='joint_names'):
+        arm_urdf(ArmConfig(joint_names=('tool_joint', 'elbow')))
+
+
+def test_names_are_escaped():
+    config = ArmConfig(joint_names=('a"<b>', 'c&d'), base_frame="o'base")
+    robot = ET.fromstring(arm_urdf(config))
+    assert [j.get('name') for j in robot.findall('joint')][:2] == ['a"<b>', 'c&d']
+    assert robot.find('link').get('name') == "o'base"
+
+
+def _mujoco_model(config, **kwargs):
+    return mujoco.MjModel.from_xml_string(arm_urdf(config, **kwargs))
+
+
+@pytest.mark.parametrize('config', _arms())
+def test_mujoco_loads_it(config):
+    model = _mujoco_model(config)
+    bodies = [model.body(i).name for i in range(model.nbody)]
+    assert bodies == ['world', config.base_frame, 'link1', 'link2', 'tool']
+    assert [model.joint(i).name for i in range(model.njnt)] == list(config.joint_names)
+    assert all(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
+    assert model.ngeom > 0  # visuals kept (discardvisual="false")
+    assert model.body('link1').mass[0] > 0.0 and model.body('link2').mass[0] > 0.0
+    for i in range(2):
+        np.testing.assert_allclose(model.jnt_axis[i], joint_axis(config.plane))
+        expected = urdf_joint_limits(config.joint_lower_limits[i], config.joint_upper_limits[i])
+        assert bool(model.jnt_limited[i]) == (expected is not None)
+        if expected is not None:
+            np.testing.assert_array_equal(model.jnt_range[i], expected)
+
+
+@pytest.mark.parametrize('config', _arms())
+def test_mujoco_forward_kinematics_matches_solver(config):
+    model = _mujoco_model(config)
+    data = mujoco.MjData(model)
+    tool, link2 = model.body('tool').id, model.body('link2').id
+    l1, l2 = config.link_lengths
+    rng = np.random.default_rng(0)
+    for q1, q2 in rng.uniform(-2.0 * math.pi, 2.0 * math.pi, size=(500, 2)):
+        data.qpos[:] = (q1, q2)
+        mujoco.mj_kinematics(model, data)
+        tip = from_plane(*forward(q1, q2, l1, l2), config.plane)
+        np.testing.assert_allclose(data.xpos[tool], tip, rtol=0.0, atol=1e-9)
+        elbow = from_plane(*elbow_position(q1, l1), config.plane)
+        np.testing.assert_allclose(data.xpos[link2], elbow, rtol=0.0, atol=1e-9)
+
+
+def test_without_extension_mujoco_fuses_the_tool_away():
+    # Why the <mujoco> block exists: MuJoCo's URDF defaults fuse fixed links and drop visuals.
+    text = arm_urdf(ArmConfig(), mujoco_extension=False)
+    assert '<mujoco>' not in text
+    model = mujoco.MjModel.from_xml_string(text)
+    assert 'tool' not in [model.body(i).name for i in range(model.nbody)]
+    assert model.ngeom == 0
+
+
+def test_cli_prints_urdf_for_params_file(capsys):
+    path = REPO / 'config' / 'servo_arm.yaml'
+    assert main(['--params-file', str(path)]) == 0
+    assert capsys.readouterr().out == arm_urdf(load_arm_config(path))
+
+
+def test_cli_output_file_and_options(tmp_path, capsys):
+    out = tmp_path / 'arm.urdf'
+    assert main(['--robot-name', 'r2', '--link-radius', '0.01', '--output', str(out)]) == 0
+    assert capsys.readouterr().out == ''
+    assert out.read_text() == arm_urdf(ArmConfig(), robot_name='r2', link_radius=0.01)
+
+
+def test_cli_reads_wildcard_section(tmp_path, capsys):
+    params = tmp_path / 'arm.yaml'
+    params.write_text('/**:\n  ros__parameters:\n    link_lengths: [0.5, 0.5]\n    plane: yz\n')
+    assert main(['--params-file', str(params)]) == 0
+    expected = arm_urdf(ArmConfig(link_lengths=(0.5, 0.5), plane='yz'))
+    assert capsys.readouterr().out == expected
+
+
+def test_cli_bad_config_is_one_readable_line(tmp_path, capsys):
+    params = tmp_path / 'bad.yaml'
+    params.write_text('two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.3, -0.1]\n')
+    assert main(['--params-file', str(params)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ''
+    assert captured.err.startswith('two_bone_ik_urdf: error: link_lengths')
+    assert captured.err.count('\n') == 1
+    assert main(['--params-file', str(tmp_path / 'missing.yaml')]) == 1
+    assert 'missing.yaml' in capsys.readouterr().err
+
+
+def test_cli_as_a_process(tmp_path):
+    # What `two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf` runs.
+    params = REPO / 'config' / 'two_bone_ik.yaml'
+    result = subprocess.run([sys.executable, '-m', 'two_bone_ik.urdf', '--params-file',
+                             str(params)], capture_output=True, text=True, timeout=60,
+                            cwd=tmp_path, env={**os.environ, 'PYTHONPATH': str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == arm_urdf(load_arm_config(params))
