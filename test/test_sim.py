@@ -1,0 +1,204 @@
+"""Tests of two_bone_ik.sim: the ROS-free MuJoCo arm."""
+
+import math
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pytest
+
+from two_bone_ik.arm_config import ArmConfig
+from two_bone_ik.arm_config import from_plane
+from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.sim import ArmSim
+from two_bone_ik.sim import match_command
+from two_bone_ik.sim import SimError
+from two_bone_ik.solver import elbow_position
+from two_bone_ik.solver import forward
+from two_bone_ik.urdf import arm_urdf
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_ARM = load_arm_config(REPO / 'config' / 'two_bone_ik.yaml')
+SERVO_ARM = load_arm_config(REPO / 'config' / 'servo_arm.yaml')
+NAMES = DEFAULT_ARM.joint_names
+
+
+# -- matching commands by name -------------------------------------------------------------
+
+def test_match_command_by_name_not_index():
+    match = match_command(['elbow_joint', 'shoulder_joint'], [0.2, -0.1], NAMES)
+    assert match.targets == {0: -0.1, 1: 0.2}
+    assert match.unknown == () and match.invalid == ()
+
+
+def test_match_command_reports_unknown_invalid_and_missing():
+    match = match_command(['wrist', 'shoulder_joint', 'elbow_joint'], [1.0, math.nan, 0.5],
+                          NAMES)
+    assert match.targets == {1: 0.5}
+    assert match.unknown == ('wrist',) and match.invalid == ('shoulder_joint',)
+
+    match = match_command(['shoulder_joint', 'elbow_joint'], [0.3], NAMES)  # short positions
+    assert match.targets == {0: 0.3} and match.invalid == ('elbow_joint',)
+
+    match = match_command(['elbow_joint'], [math.inf], NAMES)
+    assert match.targets == {} and match.invalid == ('elbow_joint',)
+
+    match = match_command([], [0.1, 0.2], NAMES)  # positions without names: nothing matches
+    assert match.targets == {} and match.unknown == () and match.invalid == ()
+
+
+def test_match_command_last_repeat_wins():
+    match = match_command(['elbow_joint', 'elbow_joint'], [0.1, 0.2], NAMES)
+    assert match.targets == {1: 0.2}
+
+
+# -- settings ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize('kwargs, message', [
+    ({'natural_frequency': 0.0}, 'natural_frequency'),
+    ({'natural_frequency': math.inf}, 'natural_frequency'),
+    ({'damping_ratio': -1.0}, 'damping_ratio'),
+    ({'timestep': 0.0}, 'timestep'),
+    ({'joint_damping': -0.1}, 'joint_damping'),
+    ({'joint_damping': math.nan}, 'joint_damping'),
+    ({'initial_positions': (0.0,)}, 'initial_positions'),
+    ({'initial_positions': (0.0, math.nan)}, 'initial_positions'),
+])
+def test_bad_settings_are_rejected(kwargs, message):
+    with pytest.raises(SimError, match=message):
+        ArmSim(DEFAULT_ARM, **kwargs)
+
+
+def test_urdf_without_the_configured_joints_is_rejected():
+    other = arm_urdf(ArmConfig(joint_names=('a', 'b')))
+    with pytest.raises(SimError, match="no joint named 'shoulder_joint'"):
+        ArmSim(DEFAULT_ARM, urdf=other)
+
+
+def test_settings_reach_the_model():
+    sim = ArmSim(DEFAULT_ARM, natural_frequency=2.0, damping_ratio=0.8, joint_damping=0.2,
+                 timestep=0.001)
+    assert sim.timestep == 0.001
+    np.testing.assert_array_equal(sim.model.dof_damping, [0.2, 0.2])
+    assert sim.model.nu == 2
+    np.testing.assert_array_equal(sim.model.actuator_gainprm[:, 0], sim.kp)
+    np.testing.assert_array_equal(sim.model.actuator_biasprm[:, 1], np.negative(sim.kp))
+    np.testing.assert_array_equal(sim.model.actuator_biasprm[:, 2], np.negative(sim.kv))
+    assert sim.advance(0.1) == 100
+    assert sim.time == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize('config', [DEFAULT_ARM, SERVO_ARM], ids=['default', 'servo'])
+def test_gains_give_the_requested_loop_dynamics(config):
+    # kp / M_ii = omega^2 and kv / M_ii = 2 zeta omega, with M at the zero pose.
+    sim = ArmSim(config, natural_frequency=2.5, damping_ratio=0.7)
+    full = np.zeros((2, 2))
+    mujoco.mj_fullM(sim.model, sim.data, full)  # the sim starts at the zero pose
+    omega = 2.0 * math.pi * 2.5
+    np.testing.assert_allclose(np.divide(sim.kp, np.diag(full)), omega ** 2, rtol=1e-12)
+    np.testing.assert_allclose(np.divide(sim.kv, np.diag(full)), 2 * 0.7 * omega, rtol=1e-12)
+
+
+# -- motion ------------------------------------------------------------------------------
+
+def _expected_tip(config, q):
+    return np.array(from_plane(*forward(q[0], q[1], *config.link_lengths), config.plane))
+
+
+@pytest.mark.parametrize('config', [DEFAULT_ARM, SERVO_ARM,
+                                    ArmConfig(link_lengths=(0.4, 0.2), plane='yz')],
+                         ids=['default', 'servo', 'yz'])
+def test_reaches_commanded_angles_and_tip(config):
+    sim = ArmSim(config)
+    for q in [(0.7, -1.2), (-1.0, 0.9), (0.2, 0.1)]:
+        sim.command(q)
+        assert sim.settle(tolerance=1e-6, timeout=5.0)
+        np.testing.assert_allclose(sim.positions, q, atol=1e-6)
+        np.testing.assert_allclose(sim.tip_position, _expected_tip(config, q), atol=1e-6)
+        elbow = from_plane(*elbow_position(q[0], config.link_lengths[0]), config.plane)
+        np.testing.assert_allclose(sim.elbow_position, elbow, atol=1e-6)
+
+
+def test_tip_orientation_is_the_sum_of_joint_angles():
+    sim = ArmSim(DEFAULT_ARM)  # xy plane: the tool frame turns about +z by q1 + q2
+    sim.command((0.5, 0.3))
+    assert sim.settle(tolerance=1e-7)
+    w, x, y, z = sim.tip_quaternion
+    assert x == pytest.approx(0.0, abs=1e-9) and y == pytest.approx(0.0, abs=1e-9)
+    assert 2.0 * math.atan2(z, w) == pytest.approx(0.8, abs=1e-6)
+
+
+def test_commands_are_clamped_into_joint_limits():
+    sim = ArmSim(SERVO_ARM)
+    lo, hi = SERVO_ARM.joint_lower_limits, SERVO_ARM.joint_upper_limits
+    sim.command((3.0, -3.0))
+    np.testing.assert_array_equal(sim.targets, (hi[0], lo[1]))
+    peak = 0.0
+    for _ in range(500):
+        sim.step()
+        peak = max(peak, np.abs(sim.positions).max())
+    assert peak <= math.pi / 2 + 1e-3  # the limits hold during the move too
+    assert sim.settle(tolerance=1e-6)
+    np.testing.assert_allclose(sim.positions, (hi[0], lo[1]), atol=1e-6)
+
+
+def test_limits_hold_against_a_push():
+    # The MuJoCo joint range itself holds, not only the clamped targets.
+    sim = ArmSim(SERVO_ARM)
+    sim.reset((1.5, 0.0))
+    sim.data.qvel[:] = (20.0, 0.0)  # swing hard toward the upper limit
+    peak = 0.0
+    for _ in range(200):
+        sim.step()
+        peak = max(peak, sim.positions[0])
+    assert peak < math.pi / 2 + 0.03
+
+
+def test_continuous_joint_takes_the_short_way_round():
+    sim = ArmSim(DEFAULT_ARM, initial_positions=(3.0, 0.0))
+    sim.command((-3.0, 0.0))  # 0.28 rad further on, not 6 rad back
+    assert sim.targets[0] == pytest.approx(2.0 * math.pi - 3.0)
+    low = math.inf
+    for _ in range(100):
+        sim.advance(0.01)
+        low = min(low, sim.positions[0])
+    assert low > 2.9
+    assert sim.settle(tolerance=1e-7)
+    np.testing.assert_allclose(sim.tip_position, _expected_tip(DEFAULT_ARM, (-3.0, 0.0)),
+                               atol=1e-6)
+
+
+def test_set_targets_keeps_unmentioned_joints():
+    sim = ArmSim(DEFAULT_ARM)
+    sim.command((0.4, -0.4))
+    sim.set_targets({1: 0.6})
+    np.testing.assert_allclose(sim.targets, (0.4, 0.6))
+    with pytest.raises(SimError, match='position'):
+        sim.set_targets({0: math.nan})
+    np.testing.assert_allclose(sim.targets, (0.4, 0.6))
+
+
+def test_gravity_compensation_holds_a_vertical_arm():
+    q = (0.3, 0.4)  # the servo arm moves in the vertical xz plane
+    held = ArmSim(SERVO_ARM, initial_positions=q)
+    assert held.settle(tolerance=1e-7, timeout=2.0)
+    np.testing.assert_allclose(held.positions, q, atol=1e-7)
+
+    sagging = ArmSim(SERVO_ARM, initial_positions=q, gravity_compensation=False)
+    sagging.advance(2.0)
+    assert np.abs(sagging.velocities).max() < 1e-4  # at rest ...
+    assert np.abs(sagging.positions - q).max() > 1e-3  # ... but pulled off the target
+
+
+def test_reset():
+    sim = ArmSim(DEFAULT_ARM, initial_positions=(0.1, 0.2))
+    sim.command((1.0, 1.0))
+    sim.advance(0.2)
+    sim.reset()
+    assert sim.time == 0.0
+    np.testing.assert_array_equal(sim.positions, (0.1, 0.2))
+    np.testing.assert_array_equal(sim.velocities, (0.0, 0.0))
+    np.testing.assert_array_equal(sim.targets, (0.1, 0.2))
+    sim.reset((0.5, -0.5))
+    np.testing.assert_allclose(sim.tip_position, _expected_tip(DEFAULT_ARM, (0.5, -0.5)),
+                               atol=1e-12)

@@ -1,0 +1,362 @@
+"""A MuJoCo simulation of the arm described by an ``ArmConfig`` (ROS-free).
+
+The model is the URDF from :func:`two_bone_ik.urdf.arm_urdf` loaded with MuJoCo's URDF importer,
+then edited as an ``mujoco.MjSpec`` before compiling:
+
+- one position actuator per joint, torque ``kp * (target - q) - kv * dq``, not force-limited;
+  the gains come from a natural frequency and a damping ratio, scaled by the joint-space inertia
+  at the zero pose, so one setting suits arms of any size;
+- viscous joint damping, the integration time step and the implicit-in-velocity integrator;
+- joint limits from the configuration (finite ones, see :func:`two_bone_ik.urdf.urdf_joint_limits`)
+  as MuJoCo joint ranges, and targets clamped into them;
+- optional gravity compensation (gravity is -z of ``base_frame``, which is MuJoCo's world frame).
+
+A joint unlimited on both sides is continuous: a target is reached the short way round from the
+current angle (the target angle modulo a full turn), as a position controller with angle
+wrap-around does.
+
+Positions are radians, velocities rad/s, efforts N m, lengths metres, times seconds.
+"""
+
+import math
+from typing import Iterable, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+import mujoco
+import numpy as np
+
+from two_bone_ik.arm_config import ArmConfig
+from two_bone_ik.urdf import arm_urdf
+from two_bone_ik.urdf import LINK_NAMES
+from two_bone_ik.urdf import TOOL_LINK
+from two_bone_ik.urdf import urdf_joint_limits
+
+#: Defaults of the simulation parameters (shared with the sim node).
+DEFAULT_NATURAL_FREQUENCY = 3.0  # Hz
+DEFAULT_DAMPING_RATIO = 1.0
+DEFAULT_JOINT_DAMPING = 0.01  # N m s / rad
+DEFAULT_TIMESTEP = 0.002  # s
+
+
+class SimError(ValueError):
+    """An invalid simulation setting or call; the message names the bad value."""
+
+
+class CommandMatch(NamedTuple):
+    """A joint command matched to the arm's joints by name (see :func:`match_command`).
+
+    Attributes
+    ----------
+    targets : dict
+        ``{joint index: position}`` of the accepted entries, rad.
+    unknown : tuple of str
+        Names that are not joints of the arm.
+    invalid : tuple of str
+        Arm joints whose position was NaN, infinite or missing.
+    """
+
+    targets: dict
+    unknown: Tuple[str, ...]
+    invalid: Tuple[str, ...]
+
+
+def match_command(names: Sequence[str], positions: Sequence[float],
+                  joint_names: Sequence[str]) -> CommandMatch:
+    """Match a JointState-style command to the arm's joints by name.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Joint names of the command.
+    positions : sequence of float
+        Positions of the command, rad, parallel to ``names``; it may be shorter (the joints
+        without a position are reported invalid).
+    joint_names : sequence of str
+        The arm's joint names.
+
+    Returns
+    -------
+    CommandMatch
+        Accepted targets by joint index (the last entry wins when a name repeats), unknown names
+        and invalid entries. Arm joints absent from ``names`` are simply left out.
+    """
+    index = {name: i for i, name in enumerate(joint_names)}
+    targets = {}
+    unknown = []
+    invalid = []
+    for k, name in enumerate(names):
+        if name not in index:
+            unknown.append(str(name))
+            continue
+        value = float(positions[k]) if k < len(positions) else math.nan
+        if math.isfinite(value):
+            targets[index[name]] = value
+        else:
+            invalid.append(name)
+    return CommandMatch(targets, tuple(unknown), tuple(invalid))
+
+
+def _positive(name: str, value: float) -> float:
+    value = float(value)
+    if not (math.isfinite(value) and value > 0.0):
+        raise SimError(f'{name}: expected a positive finite number, got {value!r}')
+    return value
+
+
+def _wrap(angle: float) -> float:
+    """Wrap an angle into [-pi, pi)."""
+    return (angle + math.pi) % (2.0 * math.pi) - math.pi
+
+
+class ArmSim:
+    """Position-controlled MuJoCo model of a two-bone arm.
+
+    Parameters
+    ----------
+    config : ArmConfig
+        The arm: link lengths, joint names, plane and joint limits.
+    natural_frequency : float
+        Undamped natural frequency of each position loop, Hz: the position gain of joint i is
+        ``kp_i = (2 pi f)^2 M_ii`` with ``M_ii`` the joint-space inertia at the zero pose, so
+        arms of any size respond alike (about 0.4 s to settle a step at the default 3 Hz).
+    damping_ratio : float
+        Damping ratio of each position loop (1 = critical at the zero pose, more when folded):
+        velocity gain ``kv_i = 2 zeta (2 pi f) M_ii``.
+    joint_damping : float
+        Viscous damping of both joints, N m s / rad (>= 0).
+    timestep : float
+        Integration step, s.
+    gravity_compensation : bool
+        Cancel gravity on the links (as an arm whose servos hold it would); otherwise a vertical
+        arm sags by ``torque / kp``.
+    initial_positions : sequence of 2 float
+        Joint angles at the start and after :meth:`reset`, rad; also the initial targets.
+    urdf : str, optional
+        URDF text to load instead of ``arm_urdf(config)``; it must have the joints of ``config``
+        and the generated link names.
+
+    Raises
+    ------
+    SimError
+        If a setting is out of range or the model does not compile.
+    """
+
+    def __init__(self, config: ArmConfig, natural_frequency: float = DEFAULT_NATURAL_FREQUENCY,
+                 damping_ratio: float = DEFAULT_DAMPING_RATIO,
+                 joint_damping: float = DEFAULT_JOINT_DAMPING,
+                 timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
+                 initial_positions: Sequence[float] = (0.0, 0.0), urdf: Optional[str] = None):
+        natural_frequency = _positive('natural_frequency', natural_frequency)
+        damping_ratio = _positive('damping_ratio', damping_ratio)
+        timestep = _positive('timestep', timestep)
+        joint_damping = float(joint_damping)
+        if not (math.isfinite(joint_damping) and joint_damping >= 0.0):
+            raise SimError(
+                f'joint_damping: expected a non-negative finite number, got {joint_damping!r}')
+        initial = [float(v) for v in initial_positions]
+        if len(initial) != 2 or not all(math.isfinite(v) for v in initial):
+            raise SimError(
+                f'initial_positions: expected 2 finite angles, got {list(initial_positions)!r}')
+
+        self.config = config
+        self.joint_names = tuple(config.joint_names)
+        #: Per joint: finite (lower, upper) range in rad, or None for a continuous joint.
+        self.joint_ranges = tuple(
+            urdf_joint_limits(lo, hi)
+            for lo, hi in zip(config.joint_lower_limits, config.joint_upper_limits))
+
+        spec = mujoco.MjSpec.from_string(urdf if urdf is not None else arm_urdf(config))
+        spec.compiler.fusestatic = False
+        spec.compiler.discardvisual = False
+        spec.option.timestep = timestep
+        spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+        for name, joint_range in zip(self.joint_names, self.joint_ranges):
+            joint = spec.joint(name)
+            if joint is None:
+                raise SimError(f'urdf: no joint named {name!r}')
+            joint.damping = [joint_damping, 0.0, 0.0]  # linear term only
+            # The URDF effort limit would become a force limit here; the gains decide instead.
+            joint.actfrclimited = mujoco.mjtLimited.mjLIMITED_FALSE
+            if joint_range is None:
+                joint.limited = mujoco.mjtLimited.mjLIMITED_FALSE
+            else:
+                joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+                joint.range = joint_range
+                # Stiffer than MuJoCo's default (0.02 s), as stiff as the step allows.
+                joint.solref_limit = [2.0 * timestep, 1.0]
+        for body_name in LINK_NAMES:
+            spec.body(body_name).gravcomp = 1.0 if gravity_compensation else 0.0
+
+        # Gains from the joint-space inertia at the zero pose (arm stretched along +u), so that
+        # each joint alone is a second-order system with the requested frequency and damping.
+        inertia = self._zero_pose_inertia(spec)
+        omega = 2.0 * math.pi * natural_frequency
+        #: Position gains, N m / rad, and velocity gains, N m s / rad, per joint.
+        self.kp = tuple(omega ** 2 * m for m in inertia)
+        self.kv = tuple(2.0 * damping_ratio * omega * m for m in inertia)
+        for name, kp, kv in zip(self.joint_names, self.kp, self.kv):
+            actuator = spec.add_actuator()
+            actuator.name = f'{name}_position'
+            actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
+            actuator.target = name
+            actuator.set_to_position(kp=kp, kv=kv)
+        self.model = self._compiled(spec)
+        self.data = mujoco.MjData(self.model)
+        self._qpos_adr = np.array(
+            [self.model.jnt_qposadr[self.model.joint(n).id] for n in self.joint_names])
+        self._dof_adr = np.array(
+            [self.model.jnt_dofadr[self.model.joint(n).id] for n in self.joint_names])
+        self._actuators = np.array(
+            [self.model.actuator(f'{n}_position').id for n in self.joint_names])
+        self._tool = self.model.body(TOOL_LINK).id
+        self._elbow = self.model.body(LINK_NAMES[1]).id
+        self._initial = tuple(initial)
+        self.reset()
+
+    def _zero_pose_inertia(self, spec) -> Tuple[float, float]:
+        """Diagonal of the joint-space inertia matrix at the zero pose, kg m^2."""
+        model = self._compiled(spec)
+        data = mujoco.MjData(model)
+        mujoco.mj_forward(model, data)
+        full = np.zeros((model.nv, model.nv))
+        mujoco.mj_fullM(model, data, full)
+        return tuple(float(full[a, a]) for a in
+                     (model.jnt_dofadr[model.joint(n).id] for n in self.joint_names))
+
+    @staticmethod
+    def _compiled(spec):
+        try:
+            return spec.compile()
+        except ValueError as exc:
+            raise SimError(f'urdf: MuJoCo could not compile the model: {exc}') from None
+
+    # -- state -----------------------------------------------------------------------------
+
+    def reset(self, positions: Optional[Sequence[float]] = None) -> None:
+        """Put the arm at rest at ``positions`` (default: the initial positions), rad.
+
+        The targets are set to the same angles and the time to 0.
+        """
+        positions = self._initial if positions is None else tuple(float(v) for v in positions)
+        mujoco.mj_resetData(self.model, self.data)
+        self.data.qpos[self._qpos_adr] = positions
+        self.data.ctrl[self._actuators] = positions
+        mujoco.mj_forward(self.model, self.data)
+
+    @property
+    def timestep(self) -> float:
+        """Integration step, s."""
+        return float(self.model.opt.timestep)
+
+    @property
+    def time(self) -> float:
+        """Simulated time since the last reset, s."""
+        return float(self.data.time)
+
+    @property
+    def positions(self) -> np.ndarray:
+        """Joint angles, rad, shape (2,)."""
+        return self.data.qpos[self._qpos_adr].copy()
+
+    @property
+    def velocities(self) -> np.ndarray:
+        """Joint velocities, rad/s, shape (2,)."""
+        return self.data.qvel[self._dof_adr].copy()
+
+    @property
+    def efforts(self) -> np.ndarray:
+        """Actuator torques on the joints, N m, shape (2,)."""
+        return self.data.qfrc_actuator[self._dof_adr].copy()
+
+    @property
+    def targets(self) -> np.ndarray:
+        """Current actuator targets, rad, shape (2,)."""
+        return self.data.ctrl[self._actuators].copy()
+
+    @property
+    def tip_position(self) -> np.ndarray:
+        """Origin of the ``tool`` frame in ``base_frame``, m, shape (3,)."""
+        return self.data.xpos[self._tool].copy()
+
+    @property
+    def tip_quaternion(self) -> np.ndarray:
+        """Orientation of the ``tool`` frame in ``base_frame``, (w, x, y, z), shape (4,)."""
+        return self.data.xquat[self._tool].copy()
+
+    @property
+    def elbow_position(self) -> np.ndarray:
+        """Position of the elbow joint in ``base_frame``, m, shape (3,)."""
+        return self.data.xpos[self._elbow].copy()
+
+    # -- commands and stepping -------------------------------------------------------------
+
+    def clamp_target(self, index: int, position: float) -> float:
+        """The actuator target for a commanded angle of joint ``index``, rad.
+
+        Limited joints: the angle clamped into the joint range. Continuous joints: the angle
+        modulo a full turn that is nearest to the current angle.
+
+        Raises
+        ------
+        SimError
+            If ``position`` is not finite.
+        """
+        position = float(position)
+        if not math.isfinite(position):
+            raise SimError(f'position: expected a finite angle, got {position!r}')
+        joint_range = self.joint_ranges[index]
+        if joint_range is None:
+            current = float(self.data.qpos[self._qpos_adr[index]])
+            return current + _wrap(position - current)
+        return min(max(position, joint_range[0]), joint_range[1])
+
+    def set_targets(self, targets: Mapping[int, float]) -> None:
+        """Set the actuator targets of some joints.
+
+        Parameters
+        ----------
+        targets : mapping of int to float
+            ``{joint index: angle}``, rad (as in ``match_command(...).targets``); joints not
+            mentioned keep their target. Angles go through :meth:`clamp_target`.
+        """
+        for index, position in targets.items():
+            self.data.ctrl[self._actuators[index]] = self.clamp_target(index, position)
+
+    def command(self, positions: Iterable[float]) -> None:
+        """Set the targets of both joints, rad (shorthand for :meth:`set_targets`)."""
+        self.set_targets(dict(enumerate(positions)))
+
+    def step(self, steps: int = 1) -> None:
+        """Advance the simulation by ``steps`` time steps."""
+        steps = int(steps)
+        if steps > 0:
+            mujoco.mj_step(self.model, self.data, nstep=steps)
+
+    def advance(self, duration: float) -> int:
+        """Advance by ``duration`` seconds (rounded to whole steps); returns the steps taken."""
+        steps = int(round(float(duration) / self.timestep))
+        self.step(steps)
+        return max(steps, 0)
+
+    def settle(self, tolerance: float = 1e-5, timeout: float = 10.0) -> bool:
+        """Step until joints are within ``tolerance`` rad of their targets and at rest.
+
+        Parameters
+        ----------
+        tolerance : float
+            Largest joint error (rad) and velocity (rad/s) that count as settled.
+        timeout : float
+            Simulated seconds to give up after.
+
+        Returns
+        -------
+        bool
+            Whether the arm settled before the timeout.
+        """
+        chunk = max(1, int(round(0.01 / self.timestep)))
+        deadline = self.time + timeout
+        while self.time < deadline:
+            error = np.abs(self.targets - self.positions).max()
+            if error <= tolerance and np.abs(self.velocities).max() <= tolerance:
+                return True
+            self.step(chunk)
+        return False
