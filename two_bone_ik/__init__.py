@@ -1,1 +1,27 @@
 """Closed-form inverse kinematics for planar two-link arms, with a ROS 2 node around it."""
+
+from two_bone_ik.solver import (
+    CcdSolution,
+    elbow_position,
+    forward,
+    IkBatchSolution,
+    IkInputError,
+    IkSolution,
+    IkStatus,
+    solve,
+    solve_batch,
+    solve_ccd,
+)
+
+__all__ = [
+    'CcdSolution',
+    'IkBatchSolution',
+    'IkInputError',
+    'IkSolution',
+    'IkStatus',
+    'elbow_position',
+    'forward',
+    'solve',
+    'solve_batch',
+    'solve_ccd',
+]

@@ -1,0 +1,171 @@
+"""Tests of joint limits in two_bone_ik.solver.solve, against a brute-force grid search."""
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import numpy as np
+import pytest
+
+from two_bone_ik.solver import forward, IkStatus, solve
+
+TWO_PI = 2 * math.pi
+HALF_PI = math.pi / 2
+
+
+def grid_closest_distance(x, y, l1, l2, limits, steps=801, side=None):
+    """Smallest tip-to-target distance (m) over a grid of in-limits poses.
+
+    Unlimited sides are replaced by one whole turn. ``side`` -1 or +1 keeps only poses whose
+    q2 (modulo whole turns) is on the elbow-up or elbow-down side.
+    """
+    axes = []
+    for lo, hi in limits:
+        if hi - lo >= TWO_PI:
+            lo, hi = -math.pi, math.pi
+        elif lo == -math.inf:
+            lo = hi - TWO_PI
+        elif hi == math.inf:
+            hi = lo + TWO_PI
+        axes.append(np.linspace(lo, hi, steps))
+    q1, q2 = np.meshgrid(*axes, indexing='ij')
+    if side is not None:
+        wrapped = np.remainder(q2 + math.pi, TWO_PI) - math.pi
+        keep = (wrapped * side >= 0.0) | (np.abs(np.abs(wrapped) - math.pi) < 1e-12)
+        q1, q2 = q1[keep], q2[keep]
+        if q1.size == 0:
+            return math.inf  # no pose on that side fits the limits
+    tx = l1 * np.cos(q1) + l2 * np.cos(q1 + q2)
+    ty = l1 * np.sin(q1) + l2 * np.sin(q1 + q2)
+    return float(np.min(np.hypot(tx - x, ty - y)))
+
+
+def assert_inside(solution, limits):
+    for q, (lo, hi) in zip((solution.q1, solution.q2), limits):
+        assert lo <= q <= hi
+
+
+def random_limits(rng):
+    limits = []
+    for _ in range(2):
+        kind = rng.random()
+        if kind < 0.1:
+            limits.append((-math.inf, math.inf))
+        elif kind < 0.2:
+            limits.append((rng.uniform(-math.pi, math.pi), math.inf))
+        elif kind < 0.3:
+            limits.append((-math.inf, rng.uniform(-math.pi, math.pi)))
+        else:
+            lo = rng.uniform(-1.5 * math.pi, math.pi)
+            limits.append((lo, lo + rng.uniform(0.0, 1.9 * math.pi)))
+    return tuple(limits)
+
+
+def test_solution_inside_limits_is_returned_unchanged():
+    free = solve(0.3, 0.2, 0.3, 0.25)
+    limited = solve(0.3, 0.2, 0.3, 0.25, limits=((-3.0, 3.0), (-3.0, 3.0)))
+    assert limited == free
+
+
+def test_angles_are_brought_into_range_by_whole_turns():
+    # Straight down needs q1 = -pi/2, which the limits [0, 2pi] hold as 3pi/2.
+    solution = solve(0.0, -0.55, 0.3, 0.25, limits=((0.0, TWO_PI), (-1.0, 1.0)))
+    assert solution.status is IkStatus.REACHED
+    assert solution.q1 == pytest.approx(1.5 * math.pi, abs=1e-12)
+    folded = solve(0.0, -0.01, 0.3, 0.25, elbow='up', limits=((-4.0, 4.0), (0.0, 4.0)))
+    assert folded.status is IkStatus.INSIDE_INNER
+    assert folded.q2 == pytest.approx(math.pi, abs=1e-12)
+
+
+def test_requested_branch_outside_limits_flips_the_elbow():
+    limits = ((-math.pi, math.pi), (0.0, math.pi))  # the elbow can only bend one way
+    solution = solve(0.3, 0.2, 0.3, 0.25, elbow='up', limits=limits)
+    assert solution.status is IkStatus.ELBOW_FLIPPED
+    assert solution.reachable
+    assert solution.elbow == 'down'
+    assert solution.q2 > 0.0
+    assert forward(solution.q1, solution.q2, 0.3, 0.25) == pytest.approx((0.3, 0.2), abs=1e-12)
+
+
+def test_no_flip_stays_on_the_requested_side_and_is_closest_there():
+    limits = ((-math.pi, math.pi), (-2.0, 2.0))
+    x, y = 0.1, 0.05  # needs |q2| > 2 on both branches
+    for elbow, sign in (('up', -1), ('down', 1)):
+        solution = solve(x, y, 0.3, 0.25, elbow=elbow, limits=limits, allow_elbow_flip=False)
+        assert solution.status is IkStatus.JOINT_LIMITED
+        assert solution.q2 * sign >= 0.0
+        assert solution.q2 == pytest.approx(2.0 * sign)
+        best = grid_closest_distance(x, y, 0.3, 0.25, limits, side=sign)
+        assert solution.error <= best + 1e-12
+
+
+def test_no_flip_reports_the_closest_pose_on_its_side_instead_of_flipping():
+    limits = ((-math.pi, math.pi), (0.0, math.pi))
+    solution = solve(0.3, 0.2, 0.3, 0.25, elbow='up', limits=limits, allow_elbow_flip=False)
+    assert solution.status is IkStatus.JOINT_LIMITED
+    assert not solution.reachable
+    assert solution.q2 == 0.0  # the only elbow-up pose the limits allow is a straight arm
+
+
+def test_servo_arm_closest_pose_beats_clamping_each_joint():
+    # A hobby servo arm: both joints within +-90 degrees.
+    limits = ((-HALF_PI, HALF_PI), (-HALF_PI, HALF_PI))
+    x, y = -0.3, 0.3  # up and behind the shoulder
+    solution = solve(x, y, 0.3, 0.25, limits=limits)
+    assert solution.status is IkStatus.JOINT_LIMITED
+    assert not solution.reachable
+    assert_inside(solution, limits)
+    free = solve(x, y, 0.3, 0.25)
+    clamped = [min(max(q, lo), hi) for q, (lo, hi) in zip((free.q1, free.q2), limits)]
+    cx, cy = forward(*clamped, 0.3, 0.25)
+    assert solution.error == pytest.approx(0.05, abs=1e-12)  # tip on the reach circle
+    assert math.hypot(cx - x, cy - y) > solution.error + 0.4
+    assert solution.error <= grid_closest_distance(x, y, 0.3, 0.25, limits) + 1e-12
+
+
+def test_random_limits_give_the_closest_in_limits_pose():
+    rng = np.random.default_rng(2)
+    limited = 0
+    for _ in range(400):
+        l1, l2 = rng.uniform(0.05, 1.0, size=2)
+        limits = random_limits(rng)
+        r = rng.uniform(0.0, 1.3 * (l1 + l2))
+        angle = rng.uniform(-math.pi, math.pi)
+        x, y = r * math.cos(angle), r * math.sin(angle)
+        elbow = ('up', 'down')[rng.integers(2)]
+        solution = solve(x, y, l1, l2, elbow=elbow, limits=limits)
+        assert_inside(solution, limits)
+        tip = forward(solution.q1, solution.q2, l1, l2)
+        assert math.hypot(tip[0] - x, tip[1] - y) == pytest.approx(solution.error, abs=1e-12)
+        best = grid_closest_distance(x, y, l1, l2, limits, steps=401)
+        # Nothing on the grid of in-limits poses is closer; and the grid gets close to it.
+        assert solution.error <= best + 1e-12
+        assert solution.error >= best - 2 * (l1 + l2) * (TWO_PI / 400)
+        if solution.status is IkStatus.JOINT_LIMITED:
+            limited += 1
+            assert not solution.reachable
+            assert solution.error > 0.0
+    assert limited > 50  # the sweep really exercised the search
+
+
+@settings(max_examples=200, deadline=None)
+@given(l1=st.floats(0.01, 1.0), l2=st.floats(0.01, 1.0), fraction=st.floats(0.0, 1.5),
+       angle=st.floats(-math.pi, math.pi), lo1=st.floats(-4.0, 3.0), width1=st.floats(0.0, 6.0),
+       lo2=st.floats(-4.0, 3.0), width2=st.floats(0.0, 6.0),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_limited_result_is_inside_and_not_beaten_by_grid(
+        l1, l2, fraction, angle, lo1, width1, lo2, width2, elbow, flip):
+    limits = ((lo1, lo1 + width1), (lo2, lo2 + width2))
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert_inside(solution, limits)
+    side = None if flip else (-1 if elbow == 'up' else 1)
+    best = grid_closest_distance(x, y, l1, l2, limits, steps=201, side=side)
+    if not math.isinf(best):
+        assert solution.error <= best + 1e-12
+    if not flip and solution.status is not IkStatus.REACHED:
+        wrapped = math.remainder(solution.q2, TWO_PI)
+        on_side = wrapped * side >= -1e-12 or abs(abs(wrapped) - math.pi) < 1e-12
+        side_possible = not math.isinf(best)
+        assert on_side or not side_possible
