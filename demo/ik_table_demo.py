@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Demo: drive a real two_bone_ik node over DDS and print target -> joint angles -> status.
+
+Starts ``python -m two_bone_ik`` with the default arm (``config/two_bone_ik.yaml``: 0.30 m +
+0.25 m links in the xy plane of ``base_link``) as a subprocess, on this machine only
+(``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and in a ROS domain of its own. Then it sends a
+built-in sequence of targets: reachable ones in all four quadrants, one beyond reach, one inside
+the inner hole, one off the arm plane, one in a wrong frame, one with NaN, and it switches the
+elbow through the node's parameter service (once accepted, once rejected). After each target it
+waits for the node's answer (``ik_status``, ``reachable`` and, unless rejected, the
+``joint_commands``), then prints one table row. The tip column is the forward kinematics of the
+published angles.
+
+Exits 0 when every step got its answer with the expected status, 1 otherwise; the node is always
+stopped before exiting.
+
+Run it with ``make demo`` (which builds the virtualenv), or ``python demo/ik_table_demo.py`` in it.
+"""
+
+import argparse
+import math
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_PARAMS = REPO / 'config' / 'two_bone_ik.yaml'
+NODE_NAME = 'two_bone_ik'
+#: Seconds to wait for any one answer; an upper bound only, never a sleep.
+TIMEOUT = 20.0
+NAN = float('nan')
+
+# (what, frame_id, (x, y, z) metres, expected status name) or
+# ('set', parameter name, value, True if the node should accept it).
+STEPS = (
+    ('reachable, quadrant I', 'base_link', (0.40, 0.20, 0.0), 'REACHED'),
+    ('reachable, quadrant II', 'base_link', (-0.30, 0.25, 0.0), 'REACHED'),
+    ('reachable, quadrant III', 'base_link', (-0.25, -0.30, 0.0), 'REACHED'),
+    ('reachable, quadrant IV', 'base_link', (0.35, -0.25, 0.0), 'REACHED'),
+    ('empty frame_id = base_frame', '', (0.0, 0.45, 0.0), 'REACHED'),
+    ('full stretch', 'base_link', (0.55, 0.0, 0.0), 'REACHED'),
+    ('beyond reach', 'base_link', (0.70, 0.10, 0.0), 'OUT_OF_REACH'),
+    ('inside the inner hole', 'base_link', (0.02, 0.01, 0.0), 'INSIDE_INNER'),
+    ('off the xy plane', 'base_link', (0.30, 0.20, 0.05), 'OFF_PLANE'),
+    ('wrong frame', 'world', (0.30, 0.20, 0.0), 'WRONG_FRAME'),
+    ('NaN coordinate', 'base_link', (NAN, 0.20, 0.0), 'INVALID_TARGET'),
+    ('set', 'elbow', 'down', True),
+    ('reachable, elbow down', 'base_link', (0.40, 0.20, 0.0), 'REACHED'),
+    ('reachable, elbow down', 'base_link', (-0.25, -0.30, 0.0), 'REACHED'),
+    ('set', 'elbow', 'sideways', False),
+    ('still elbow down', 'base_link', (0.35, -0.25, 0.0), 'REACHED'),
+    ('set', 'elbow', 'up', True),
+    ('back to elbow up', 'base_link', (0.35, -0.25, 0.0), 'REACHED'),
+)
+
+#: Statuses for which the node publishes no joint command.
+REJECTED = ('WRONG_FRAME', 'INVALID_TARGET')
+
+
+class DemoError(RuntimeError):
+    """A step got no answer, or not the expected one."""
+
+
+def _parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--params-file', type=Path, default=DEFAULT_PARAMS,
+                        help='ROS parameters YAML for the node (default: %(default)s)')
+    return parser.parse_args(argv)
+
+
+def _read_link_lengths(params_file):
+    import yaml
+
+    with open(params_file) as stream:
+        document = yaml.safe_load(stream)
+    for key, section in document.items():
+        if key.split('/')[-1] in (NODE_NAME, '**'):
+            return tuple(section['ros__parameters'].get('link_lengths', (0.30, 0.25)))
+    return (0.30, 0.25)
+
+
+def _forward(q1, q2, l1, l2):
+    return (l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
+            l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
+
+
+def _fmt(value, width=7, digits=3):
+    return f'{value:{width}.{digits}f}' if math.isfinite(value) else f'{value!s:>{width}}'
+
+
+class NodeClient:
+    """Talks to the node under test: targets out, answers in, parameter service calls."""
+
+    def __init__(self, domain_id):
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import DurabilityPolicy
+        from rclpy.qos import QoSProfile
+        from rclpy.qos import ReliabilityPolicy
+
+        from diagnostic_msgs.msg import DiagnosticStatus
+        from geometry_msgs.msg import PoseStamped
+        from rcl_interfaces.srv import SetParameters
+        from sensor_msgs.msg import JointState
+        from std_msgs.msg import Bool
+
+        self._rclpy = rclpy
+        self._PoseStamped = PoseStamped
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=domain_id)
+        self.node = rclpy.create_node('ik_table_demo', context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.commands, self.reachable, self.statuses = [], [], []
+        reliable = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.node.create_subscription(JointState, 'joint_commands', self.commands.append,
+                                      reliable)
+        self.node.create_subscription(Bool, 'reachable', self.reachable.append, latched)
+        self.node.create_subscription(DiagnosticStatus, 'ik_status', self.statuses.append,
+                                      reliable)
+        self.publisher = self.node.create_publisher(PoseStamped, 'target_pose', reliable)
+        self._SetParameters = SetParameters
+        self.parameters = self.node.create_client(SetParameters, f'/{NODE_NAME}/set_parameters')
+
+    def spin_until(self, condition, what, process, timeout=TIMEOUT):
+        """Spin until ``condition()`` holds; raise DemoError on timeout or if the node died."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if process.poll() is not None:
+                raise DemoError(f'the node exited with {process.returncode} while waiting for '
+                                f'{what}')
+            if time.monotonic() > deadline:
+                raise DemoError(f'no {what} within {timeout:g} s')
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def wait_for_node(self, process):
+        node = self.node
+
+        def connected():
+            return (self.publisher.get_subscription_count() > 0
+                    and node.count_publishers('/ik_status') > 0
+                    and node.count_publishers('/joint_commands') > 0
+                    and node.count_publishers('/reachable') > 0
+                    and self.parameters.service_is_ready())
+
+        self.spin_until(connected, 'connection to the node', process)
+        # The node publishes `reachable` transient-local: nothing yet, so nothing may arrive.
+
+    def send(self, frame_id, xyz, process):
+        """Publish one target and wait for all of its answers; return them."""
+        msg = self._PoseStamped()
+        msg.header.frame_id = frame_id
+        msg.header.stamp = self.node.get_clock().now().to_msg()
+        msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = xyz
+        msg.pose.orientation.w = 1.0
+        n_status, n_reachable, n_commands = (
+            len(self.statuses), len(self.reachable), len(self.commands))
+        self.publisher.publish(msg)
+        self.spin_until(lambda: len(self.statuses) > n_status and
+                        len(self.reachable) > n_reachable, 'ik_status and reachable', process)
+        status = self.statuses[n_status]
+        values = {kv.key: kv.value for kv in status.values}
+        command = None
+        if values.get('status') not in REJECTED:
+            self.spin_until(lambda: len(self.commands) > n_commands, 'joint_commands', process)
+            command = self.commands[n_commands]
+        return status, values, self.reachable[n_reachable].data, command
+
+    def set_parameter(self, name, value, process):
+        """Set a string parameter through the node's parameter service; return the result."""
+        from rcl_interfaces.msg import Parameter
+        from rcl_interfaces.msg import ParameterType
+        from rcl_interfaces.msg import ParameterValue
+
+        request = self._SetParameters.Request()
+        request.parameters = [Parameter(name=name, value=ParameterValue(
+            type=ParameterType.PARAMETER_STRING, string_value=value))]
+        future = self.parameters.call_async(request)
+        self.spin_until(future.done, f'the answer to setting {name}', process)
+        return future.result().results[0]
+
+    def close(self):
+        self.node.destroy_node()
+        self._rclpy.shutdown(context=self.context)
+
+
+def _start_node(params_file, env, log):
+    command = [sys.executable, '-m', 'two_bone_ik', '--ros-args', '--params-file',
+               str(params_file)]
+    return subprocess.Popen(command, env=env, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
+                            stderr=subprocess.STDOUT)
+
+
+def _stop_node(process):
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
+
+
+def run(params_file):
+    """Run the demo; return the process exit code."""
+    domain_id = 1 + os.getpid() % 100
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
+    l1, l2 = _read_link_lengths(params_file)
+    shown = params_file.relative_to(REPO) if params_file.is_relative_to(REPO) else params_file
+    print(f'two_bone_ik demo: node with {shown} (links {l1:g} m + {l2:g} m), '
+          f'ROS_DOMAIN_ID={domain_id}, localhost only')
+    header = (f"{'#':>2}  {'target x, y, z [m]':<23} {'frame':<9} {'q1 [rad]':>8} "
+              f"{'q2 [rad]':>8}  {'tip x, y [m]':<15} {'reach':<5}  status")
+    failures = []
+    with tempfile.TemporaryFile(mode='w+') as log:
+        process = _start_node(params_file, dict(os.environ), log)
+        client = None
+        try:
+            client = NodeClient(domain_id)
+            client.wait_for_node(process)
+            print(header)
+            print('-' * len(header))
+            for number, step in enumerate(STEPS, start=1):
+                if step[0] == 'set':
+                    _, name, value, should_accept = step
+                    result = client.set_parameter(name, value, process)
+                    verdict = 'accepted' if result.successful else f'rejected: {result.reason}'
+                    print(f'{number:>2}  set parameter {name} := {value!r} -> {verdict}')
+                    if result.successful != should_accept:
+                        failures.append(f'step {number}: parameter {name}={value!r} {verdict}')
+                    continue
+                what, frame_id, xyz, expected = step
+                status, values, reachable, command = client.send(frame_id, xyz, process)
+                target = ', '.join(_fmt(c, 6, 3) for c in xyz)
+                if command is not None:
+                    q1, q2 = command.position
+                    tip = ', '.join(_fmt(c, 6, 3) for c in _forward(q1, q2, l1, l2))
+                    angles = f'{_fmt(q1, 8)} {_fmt(q2, 8)}'
+                else:
+                    tip, angles = '(no command)', f"{'-':>8} {'-':>8}"
+                print(f'{number:>2}  {target:<23} {frame_id or "(empty)":<9} {angles}  '
+                      f'{tip:<15} {str(reachable):<5}  {status.message}')
+                if values.get('status') != expected:
+                    failures.append(f'step {number} ({what}): expected {expected}, got '
+                                    f'{values.get("status")}')
+            n_commands = sum(1 for s in STEPS if s[0] != 'set' and s[3] not in REJECTED)
+            if len(client.commands) != n_commands:
+                failures.append(f'{len(client.commands)} joint commands for {n_commands} '
+                                'accepted targets')
+        except DemoError as error:
+            failures.append(str(error))
+        finally:
+            if client is not None:
+                client.close()
+            returncode = _stop_node(process)
+        if returncode != 0:
+            failures.append(f'the node exited with {returncode} on SIGINT')
+        if failures:
+            log.seek(0)
+            print('\nnode output:\n' + log.read(), file=sys.stderr)
+    print()
+    if failures:
+        print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
+        return 1
+    print(f'demo OK: {sum(1 for s in STEPS if s[0] != "set")} targets and '
+          f'{sum(1 for s in STEPS if s[0] == "set")} parameter changes answered as expected; '
+          'node stopped cleanly.')
+    return 0
+
+
+def main(argv=None):
+    args = _parse_args(argv)
+    return run(args.params_file.resolve())
+
+
+if __name__ == '__main__':
+    sys.exit(main())

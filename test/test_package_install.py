@@ -1,0 +1,217 @@
+"""The ROS-distro path: colcon-build the package, then use it the way a sourced install does.
+
+One colcon build (into pytest's tmp dir, so the repository stays clean) is shared by the tests
+here. The environment for the installed package is the one `. install/setup.sh` gives, captured
+from a real shell. The node is started from `install/two_bone_ik/lib/two_bone_ik/two_bone_ik_node`,
+the executable `ros2 run two_bone_ik two_bone_ik_node` would start, and driven over DDS on
+localhost in a domain of its own.
+"""
+
+import math
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+PACKAGE = 'two_bone_ik'
+REPO = Path(__file__).resolve().parent.parent
+EXECUTABLES = ('two_bone_ik_node', 'two_bone_ik_urdf', 'two_bone_ik_sim')
+# The default arm of config/two_bone_ik.yaml.
+LINK_LENGTHS = (0.30, 0.25)
+JOINT_NAMES = ('shoulder_joint', 'elbow_joint')
+BASE_FRAME = 'base_link'
+# Seconds; generous because the machine is shared, and only ever an upper bound.
+TIMEOUT = 30.0
+
+
+def _colcon_executable():
+    colcon = Path(sys.executable).parent / 'colcon'
+    assert colcon.is_file(), f'colcon is not installed next to {sys.executable}: run `make test`'
+    return str(colcon)
+
+
+def _sourced_environment(install, base_env):
+    """Return the environment a shell has after `. install/setup.sh`, as a dict."""
+    command = f'. "{install}/setup.sh" && env -0'
+    out = subprocess.run(['bash', '-c', command], env=base_env, cwd=install.parent,
+                         capture_output=True, check=True, timeout=TIMEOUT).stdout
+    env = {}
+    for entry in out.decode().split('\0'):
+        if '=' in entry:
+            key, value = entry.split('=', 1)
+            env[key] = value
+    return env
+
+
+@pytest.fixture(scope='module')
+def workspace(tmp_path_factory):
+    """colcon-build the repository into a tmp workspace; return (install dir, sourced env)."""
+    root = tmp_path_factory.mktemp('colcon_ws')
+    base_env = dict(os.environ)
+    # The repository itself must not be importable by accident: only the install tree counts.
+    base_env.pop('PYTHONPATH', None)
+    result = subprocess.run(
+        [_colcon_executable(), '--log-base', str(root / 'log'), 'build',
+         '--base-paths', str(REPO),
+         '--build-base', str(root / 'build'), '--install-base', str(root / 'install'),
+         '--event-handlers', 'console_direct+'],
+        cwd=root, env=base_env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f'colcon build failed:\n{result.stdout}\n{result.stderr}'
+    assert 'Summary: 1 package finished' in result.stdout, result.stdout
+    install = root / 'install'
+    return install, _sourced_environment(install, base_env)
+
+
+def _repo_files(folder, pattern):
+    return sorted(p.name for p in (REPO / folder).glob(pattern))
+
+
+def test_install_tree_layout(workspace):
+    install, _ = workspace
+    prefix = install / PACKAGE
+    for name in EXECUTABLES:
+        executable = prefix / 'lib' / PACKAGE / name
+        assert executable.is_file(), f'{executable} missing'
+        assert os.access(executable, os.X_OK), f'{executable} is not executable'
+    share = prefix / 'share' / PACKAGE
+    assert (share / 'package.xml').read_text() == (REPO / 'package.xml').read_text()
+    assert (prefix / 'share' / 'ament_index' / 'resource_index' / 'packages' / PACKAGE).is_file()
+    # Every launch file and every config file of the repository is installed, and nothing else.
+    launch_files = _repo_files('launch', '*launch.[pxy][yma]*')
+    assert {'two_bone_ik.launch.py', 'two_bone_ik.launch.xml'} <= set(launch_files)
+    assert sorted(p.name for p in (share / 'launch').iterdir()) == launch_files
+    config_files = _repo_files('config', '*.yaml')
+    assert {'two_bone_ik.yaml', 'servo_arm.yaml'} <= set(config_files)
+    assert sorted(p.name for p in (share / 'config').iterdir()) == config_files
+    for name in config_files:
+        assert (share / 'config' / name).read_bytes() == (REPO / 'config' / name).read_bytes()
+
+
+def test_sourced_environment_finds_the_install_tree(workspace):
+    """ament_index_python and the import system resolve to the install tree, not the repo."""
+    install, env = workspace
+    prefix = install / PACKAGE
+    assert str(prefix) in env['AMENT_PREFIX_PATH'].split(os.pathsep)
+    probe = (
+        'import os, two_bone_ik\n'
+        'from ament_index_python.packages import get_package_prefix\n'
+        'from ament_index_python.packages import get_package_share_directory\n'
+        'share = get_package_share_directory("two_bone_ik")\n'
+        'print(get_package_prefix("two_bone_ik"))\n'
+        'print(share)\n'
+        'print(os.path.dirname(two_bone_ik.__file__))\n'
+        'print(" ".join(sorted(os.listdir(os.path.join(share, "launch")))))\n'
+        'print(" ".join(sorted(os.listdir(os.path.join(share, "config")))))\n'
+    )
+    result = subprocess.run([sys.executable, '-c', probe], env=env, cwd=install.parent,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    pkg_prefix, share, module_dir, launch, config = result.stdout.splitlines()
+    assert Path(pkg_prefix) == prefix
+    assert Path(share) == prefix / 'share' / PACKAGE
+    assert Path(module_dir).is_relative_to(prefix / 'lib'), module_dir
+    assert launch.split() == _repo_files('launch', '*launch.[pxy][yma]*')
+    assert config.split() == _repo_files('config', '*.yaml')
+
+
+def _wait_for(condition, executor, what, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f'timed out waiting for {what}'
+        executor.spin_once(timeout_sec=0.05)
+
+
+@pytest.fixture
+def ros_domain(monkeypatch):
+    """A ROS domain of this test's own, discovery limited to this machine."""
+    domain = 150 + os.getpid() % 80
+    monkeypatch.setenv('ROS_DOMAIN_ID', str(domain))
+    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    return domain
+
+
+@pytest.fixture
+def installed_node(workspace, ros_domain):
+    """Start two_bone_ik_node from the install tree with the installed default config."""
+    install, env = workspace
+    env = dict(env, ROS_DOMAIN_ID=str(ros_domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    prefix = install / PACKAGE
+    params = prefix / 'share' / PACKAGE / 'config' / 'two_bone_ik.yaml'
+    process = subprocess.Popen(
+        [str(prefix / 'lib' / PACKAGE / 'two_bone_ik_node'), '--ros-args',
+         '--params-file', str(params)],
+        env=env, cwd=install.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    yield process
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    process.stdout.close()
+    process.stderr.close()
+
+
+def test_installed_node_answers_over_dds(installed_node, ros_domain):
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.qos import DurabilityPolicy
+    from rclpy.qos import QoSProfile
+    from rclpy.qos import ReliabilityPolicy
+
+    from geometry_msgs.msg import PoseStamped
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Bool
+
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=ros_domain)
+    try:
+        node = rclpy.create_node('test_package_install_client', context=context)
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        commands, reachable = [], []
+        node.create_subscription(JointState, 'joint_commands', commands.append, 10)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        node.create_subscription(Bool, 'reachable', reachable.append, latched)
+        publisher = node.create_publisher(PoseStamped, 'target_pose', 10)
+
+        def node_is_up():
+            assert installed_node.poll() is None, (
+                f'node exited with {installed_node.returncode}: {installed_node.stderr.read()}')
+            return (publisher.get_subscription_count() > 0
+                    and node.count_publishers('/joint_commands') > 0
+                    and node.count_publishers('/reachable') > 0)
+
+        _wait_for(node_is_up, executor, 'the installed node to match our endpoints')
+
+        target = PoseStamped()
+        target.header.frame_id = BASE_FRAME
+        target.header.stamp = node.get_clock().now().to_msg()
+        target.pose.position.x, target.pose.position.y = -0.20, 0.33
+        target.pose.orientation.w = 1.0
+        publisher.publish(target)
+        _wait_for(lambda: commands and reachable, executor, 'joint_commands and reachable')
+
+        command = commands[-1]
+        assert tuple(command.name) == JOINT_NAMES
+        q1, q2 = command.position
+        l1, l2 = LINK_LENGTHS
+        tip = (l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
+               l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
+        assert tip == pytest.approx((-0.20, 0.33), abs=1e-9)
+        assert q2 <= 0.0  # the default config asks for elbow 'up'
+        assert reachable[-1].data is True
+        node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+
+    installed_node.send_signal(signal.SIGINT)
+    assert installed_node.wait(timeout=TIMEOUT) == 0
+    assert 'Traceback' not in installed_node.stderr.read()
+
