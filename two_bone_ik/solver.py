@@ -157,7 +157,7 @@ class CcdSolution(NamedTuple):
 
 def _check_finite(name: str, value: float) -> None:
     if not math.isfinite(value):
-        raise IkInputError(f'{name} must be finite, got {value!r}')
+        raise IkInputError(f'{name} must be finite, got {float(value)!r}')
 
 
 def _check_inputs(x: float, y: float, l1: float, l2: float) -> None:
@@ -167,7 +167,7 @@ def _check_inputs(x: float, y: float, l1: float, l2: float) -> None:
     for name, length in (('l1', l1), ('l2', l2)):
         _check_finite(name, length)
         if length < 0.0:
-            raise IkInputError(f'{name} must be non-negative, got {length!r} m')
+            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
     raise IkInputError(f'inputs too large to solve: x={x!r}, y={y!r}, l1={l1!r}, l2={l2!r}')
 
 
@@ -564,10 +564,10 @@ def _check_batch_inputs(xy, l1, l2, previous):
     for name, length in (('l1', l1), ('l2', l2)):
         _check_finite(name, length)
         if length < 0.0:
-            raise IkInputError(f'{name} must be non-negative, got {length!r} m')
+            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
     if not np.isfinite(xy).all():
         row, col = np.argwhere(~np.isfinite(xy))[0]
-        raise IkInputError(f'xy[{row}, {col}] must be finite, got {xy[row, col]!r}')
+        raise IkInputError(f'xy[{row}, {col}] must be finite, got {float(xy[row, col])!r}')
     if previous is not None:
         previous = np.asarray(previous, dtype=float)
         if previous.shape != xy.shape:
@@ -575,7 +575,7 @@ def _check_batch_inputs(xy, l1, l2, previous):
         if not np.isfinite(previous).all():
             row, col = np.argwhere(~np.isfinite(previous))[0]
             raise IkInputError(
-                f'previous[{row}, {col}] must be finite, got {previous[row, col]!r}')
+                f'previous[{row}, {col}] must be finite, got {float(previous[row, col])!r}')
     return xy, l1, l2, previous
 
 
@@ -641,24 +641,45 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
                      + _wrap_array(q2_abs - previous[:, 1]) ** 2)
         sign = np.where(cost_up <= cost_down, -1.0, 1.0)
     else:
-        sign = np.full(r.shape, 1.0 if elbow == 'down' else -1.0)
-    q1 = np.where(at_origin, phi, _wrap_array(phi - np.arctan2(sign * ab, adjacent)))
-    q2 = sign * 2.0 * np.arctan2(a, b)
+        sign = 1.0 if elbow == 'down' else -1.0
+    q1 = phi - np.arctan2(sign * ab, adjacent)
+    q1 = np.where(q1 > math.pi, q1 - TWO_PI, np.where(q1 < -math.pi, q1 + TWO_PI, q1))
+    if at_origin.any():
+        q1[at_origin] = phi[at_origin]
+    q2 = sign * 2.0 * np.arctan2(a, b) + 0.0
 
-    if limits is None:
-        scale = np.divide(rc, r, out=np.zeros_like(r), where=~at_origin)
-        tip = xy * scale[:, None]
-        if at_origin.any():
-            tip[at_origin, 0] = l1 * np.cos(q1[at_origin]) + l2 * np.cos(q1 + q2)[at_origin]
-            tip[at_origin, 1] = l1 * np.sin(q1[at_origin]) + l2 * np.sin(q1 + q2)[at_origin]
-        reachable = status == IkStatus.REACHED
-        return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip,
-                               np.abs(r - rc))
+    # The closed-form pose's tip lies on the target's ray at radius rc.
+    scale = np.divide(rc, r, out=np.zeros_like(r), where=~at_origin)
+    tip = xy * scale[:, None]
+    error = np.abs(r - rc)
+    if at_origin.any():
+        tip[at_origin] = _forward_array(q1[at_origin], q2[at_origin], l1, l2)
+    if limits is not None:
+        q1, q2 = _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status,
+                                        limits, allow_elbow_flip, tip, error)
+    reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
+    return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip, error)
 
+
+def _forward_array(q1: np.ndarray, q2: np.ndarray, l1: float, l2: float) -> np.ndarray:
+    """Tip positions, shape (n, 2), metres, for joint angles of shape (n,), radians."""
+    a12 = q1 + q2
+    return np.stack((l1 * np.cos(q1) + l2 * np.cos(a12), l1 * np.sin(q1) + l2 * np.sin(a12)),
+                    axis=1)
+
+
+def _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits,
+                           allow_elbow_flip, tip, error):
+    """Vectorised limit handling of :func:`solve`; updates status, tip and error in place.
+
+    Returns the joint angles (q1, q2) inside the limits, radians.
+    """
     (lo1, hi1), (lo2, hi2) = limits
+    sign = np.broadcast_to(sign, x.shape).copy()
     fit1 = _into_range_array(q1, lo1, hi1)
     fit2 = _into_range_array(q2, lo2, hi2)
     pending = np.isnan(fit1) | np.isnan(fit2)
+    changed = np.flatnonzero(pending)
     if allow_elbow_flip:
         flip = np.flatnonzero(pending & (status == IkStatus.REACHED) & (ab > 0.0))
         other_q1 = _wrap_array(phi[flip] - np.arctan2(-sign[flip] * ab[flip], adjacent[flip]))
@@ -677,13 +698,12 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
             fit1[rows], fit2[rows] = _closest_in_limits_array(
                 x[rows], y[rows], l1, l2, phi[rows], q2[rows], (lo1, hi1), q2_ranges)
             status[rows] = IkStatus.JOINT_LIMITED
-    a12 = fit1 + fit2
-    tip = np.stack((l1 * np.cos(fit1) + l2 * np.cos(a12), l1 * np.sin(fit1) + l2 * np.sin(a12)),
-                   axis=1)
-    error = np.hypot(tip[:, 0] - x, tip[:, 1] - y)
-    status[(status == IkStatus.JOINT_LIMITED) & (error <= REACH_TOLERANCE * s)] = IkStatus.REACHED
-    reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
-    return IkBatchSolution(np.stack((fit1, fit2), axis=1), status, reachable, tip, error)
+    tip[changed] = _forward_array(fit1[changed], fit2[changed], l1, l2)
+    error[changed] = np.hypot(tip[changed, 0] - x[changed], tip[changed, 1] - y[changed])
+    reached = changed[(status[changed] == IkStatus.JOINT_LIMITED)
+                      & (error[changed] <= REACH_TOLERANCE * (l1 + l2))]
+    status[reached] = IkStatus.REACHED
+    return fit1, fit2
 
 
 # ---------------------------------------------------------------------------------------------
