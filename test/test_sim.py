@@ -119,6 +119,16 @@ def test_reaches_commanded_angles_and_tip(config):
         np.testing.assert_allclose(sim.elbow_position, elbow, atol=1e-6)
 
 
+def test_tip_belongs_to_the_current_joint_angles_while_moving():
+    sim = ArmSim(DEFAULT_ARM)
+    sim.command((1.0, -1.0))
+    for _ in range(5):
+        sim.step(7)
+        assert np.abs(sim.velocities).max() > 0.1
+        np.testing.assert_allclose(sim.tip_position, _expected_tip(DEFAULT_ARM, sim.positions),
+                                   rtol=0.0, atol=1e-12)
+
+
 def test_tip_orientation_is_the_sum_of_joint_angles():
     sim = ArmSim(DEFAULT_ARM)  # xy plane: the tool frame turns about +z by q1 + q2
     sim.command((0.5, 0.3))

@@ -330,6 +330,9 @@ class ArmSim:
         steps = int(steps)
         if steps > 0:
             mujoco.mj_step(self.model, self.data, nstep=steps)
+            # mj_step leaves the frame positions at the pose before its last integration:
+            # bring them up to date so the tip always belongs to ``positions``.
+            mujoco.mj_kinematics(self.model, self.data)
 
     def advance(self, duration: float) -> int:
         """Advance by ``duration`` seconds (rounded to whole steps); returns the steps taken."""
