@@ -1,0 +1,158 @@
+"""Closed loop over DDS: the real IK node commands the real simulated arm; check the measured tip.
+
+Both nodes run as processes on localhost in this test's own ROS domain, configured from the same
+params file. The measured tip (``tip_pose`` from the sim) must settle within 1 mm of a reachable
+target, within 1 mm of the closest workspace point for an unreachable one, and after an elbow
+switch through the parameter service the measured elbow must be on the requested side.
+"""
+
+import math
+
+from geometry_msgs.msg import PoseStamped
+import numpy as np
+import pytest
+from ros_harness import isolate_ros_domain
+from ros_harness import NodeProcess
+from ros_harness import REPO_ROOT
+from ros_harness import RosProbe
+from sensor_msgs.msg import JointState
+
+from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.solver import elbow_position
+
+PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
+CONFIG = load_arm_config(PARAMS)  # 0.30 + 0.25 m in the xy plane, no limits
+L1, L2 = CONFIG.link_lengths
+INNER, OUTER = abs(L1 - L2), L1 + L2
+
+#: Measured tip within this of its goal (m) ...
+TOLERANCE = 1e-3
+#: ... for this many consecutive tip_pose messages counts as settled.
+SETTLED_SAMPLES = 10
+
+
+def closest_workspace_point(x, y):
+    """Closest point of the annulus INNER <= r <= OUTER to (x, y) (no joint limits)."""
+    r = math.hypot(x, y)
+    clamped = min(max(r, INNER), OUTER)
+    return (x * clamped / r, y * clamped / r)
+
+
+class Loop:
+    """The IK node and the sim, driven and observed by a probe."""
+
+    def __init__(self, ik, sim, probe):
+        self.ik, self.sim, self.probe = ik, sim, probe
+        self.targets = probe.publisher(PoseStamped, 'target_pose')
+        self.tips = probe.collect(PoseStamped, 'tip_pose')
+        self.states = probe.collect(JointState, 'joint_states')
+        probe.wait_for_subscribers(self.targets)
+        probe.wait_for_publishers(self.tips)
+        probe.wait_for_publishers(self.states)
+
+    def send(self, x, y):
+        msg = PoseStamped()
+        msg.header.frame_id = CONFIG.base_frame
+        msg.pose.position.x, msg.pose.position.y = float(x), float(y)
+        msg.pose.orientation.w = 1.0
+        self.targets.publish(msg)
+
+    def _settled_at(self, goal, start):
+        run = 0
+        for msg in self.tips.messages[start:]:
+            p = msg.pose.position
+            near = math.hypot(p.x - goal[0], p.y - goal[1]) < TOLERANCE and abs(p.z) < TOLERANCE
+            run = run + 1 if near else 0
+            if run >= SETTLED_SAMPLES:
+                return msg
+        return None
+
+    def settle(self, goal, timeout=20.0):
+        """Spin until the measured tip stays within TOLERANCE of ``goal``; return that tip."""
+        start = len(self.tips)
+        return self.probe.spin_until(lambda: self._settled_at(goal, start), timeout,
+                                     f'the tip to settle at {goal}')
+
+    def drive(self, target, goal, timeout=20.0):
+        """Send ``target`` and wait until the tip settles at ``goal``; return the tip position."""
+        self.send(*target)
+        tip = self.settle(goal, timeout).pose.position
+        return np.array([tip.x, tip.y, tip.z])
+
+    def joints(self):
+        """Latest measured joint angles, rad."""
+        return tuple(self.states.wait_for_count(1)[-1].position)
+
+
+@pytest.fixture(scope='module')
+def loop(tmp_path_factory):
+    domain = isolate_ros_domain()
+    log_dir = tmp_path_factory.mktemp('closed_loop')
+    sim_args = ['-p', f'arm_params_file:={PARAMS}', '-p', 'real_time_factor:=2.0',
+                '-p', 'publish_rate:=50.0']
+    with NodeProcess('two_bone_ik', params_file=PARAMS, domain_id=domain, log_dir=log_dir,
+                     name='ik') as ik, \
+            NodeProcess('two_bone_ik.sim_node', ros_args=sim_args, domain_id=domain,
+                        log_dir=log_dir, name='sim') as sim, \
+            RosProbe(domain) as probe:
+        loop = Loop(ik, sim, probe)
+        # The IK node's joint_commands must have matched the sim's subscription before a single
+        # target counts: repeat a first target until the arm has gone there.
+        first = (0.35, 0.2)
+        loop.tips.wait_for_count(1)
+        for _ in range(20):
+            loop.send(*first)
+            try:
+                loop.settle(first, timeout=1.5)
+                break
+            except AssertionError:
+                assert ik.returncode is None and sim.returncode is None, \
+                    ik.output() + sim.output()
+        else:
+            raise AssertionError('the arm never reached the first target\n' + ik.output()
+                                 + sim.output())
+        yield loop
+    for process in (ik, sim):
+        assert 'Traceback' not in process.stderr, process.output()
+
+
+REACHABLE = [(0.45, 0.10), (-0.20, 0.40), (0.10, -0.45), (-0.52, -0.05), (0.06, 0.04)]
+
+
+@pytest.mark.parametrize('target', REACHABLE)
+def test_reachable_target_settles_within_1_mm(loop, target):
+    assert INNER < math.hypot(*target) < OUTER
+    tip = loop.drive(target, target)
+    assert np.linalg.norm(tip[:2] - target) < TOLERANCE
+
+
+UNREACHABLE = [(0.80, 0.30), (-0.10, -0.70), (0.02, -0.01), (-0.015, 0.03)]
+
+
+@pytest.mark.parametrize('target', UNREACHABLE)
+def test_unreachable_target_settles_at_closest_workspace_point(loop, target):
+    r = math.hypot(*target)
+    assert r > OUTER or r < INNER
+    goal = closest_workspace_point(*target)
+    tip = loop.drive(target, goal)
+    assert np.linalg.norm(tip[:2] - goal) < TOLERANCE
+
+
+def _elbow_side(joints, target):
+    """+1 if the measured elbow is on the +v side of the shoulder->target line, else -1."""
+    ex, ey = elbow_position(joints[0], L1)
+    return 1 if target[0] * ey - target[1] * ex > 0.0 else -1
+
+
+@pytest.mark.parametrize('elbow, side', [('down', -1), ('up', 1), ('down', -1)])
+def test_elbow_switch_through_parameter_service(loop, elbow, side):
+    results = loop.probe.set_parameters('/two_bone_ik', {'elbow': elbow})
+    assert results[0].successful, results[0].reason
+    target = (0.30, 0.25)
+    loop.drive((0.45, -0.10), (0.45, -0.10))  # away first, so the tip has to travel
+    loop.drive(target, target)
+    # After settling, the latest joint_states is the settled pose.
+    joints = loop.joints()
+    assert _elbow_side(joints, target) == side
+    q2 = math.remainder(joints[1], 2.0 * math.pi)
+    assert (q2 < 0.0) if elbow == 'up' else (q2 > 0.0)
