@@ -29,8 +29,8 @@ PARAMETER_NAMES = (
     'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip', 'out_of_plane_tolerance',
 )
 
-# (index of the plane normal in x, y, z; sign of u x v along it), per plane.
-_NORMALS = {'xy': (2, 1.0), 'xz': (1, -1.0), 'yz': (0, 1.0)}
+#: Per plane: (index of the plane normal in x, y, z; sign of the joint axis u x v along it).
+PLANE_NORMALS = {'xy': (2, 1.0), 'xz': (1, -1.0), 'yz': (0, 1.0)}
 
 
 class _ParamsLoader(yaml.SafeLoader):
@@ -298,7 +298,7 @@ def to_plane(xyz, plane: str) -> Tuple[float, float, float]:
         plane along the joint axis u x v.
     """
     iu, iv = PLANE_AXES[plane]
-    normal, sign = _NORMALS[plane]
+    normal, sign = PLANE_NORMALS[plane]
     return (float(xyz[iu]), float(xyz[iv]), sign * float(xyz[normal]))
 
 
@@ -313,7 +313,7 @@ def from_plane(u: float, v: float, plane: str) -> Tuple[float, float, float]:
 
 def joint_axis(plane: str) -> Tuple[float, float, float]:
     """Return the unit joint axis u x v in ``base_frame`` (xy: +z, xz: -y, yz: +x)."""
-    normal, sign = _NORMALS[plane]
+    normal, sign = PLANE_NORMALS[plane]
     axis = [0.0, 0.0, 0.0]
     axis[normal] = sign
     return (axis[0], axis[1], axis[2])

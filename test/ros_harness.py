@@ -1,0 +1,406 @@
+"""Helpers for tests that run real ROS 2 nodes as subprocesses and talk to them over DDS.
+
+Reusable by any test module (import it as ``ros_harness``; pytest puts ``test/`` on
+``sys.path``). Typical use::
+
+    domain = isolate_ros_domain()                 # this process: own domain, localhost only
+    params = write_params(tmp_path / 'p.yaml', {'elbow': 'down'})
+    with NodeProcess('two_bone_ik', params_file=params, domain_id=domain,
+                     log_dir=tmp_path) as node, RosProbe(domain) as probe:
+        pub = probe.publisher(PoseStamped, 'target_pose')
+        joints = probe.collect(JointState, 'joint_commands')
+        probe.wait_for_subscribers(pub)
+        probe.wait_for_publishers(joints)
+        pub.publish(...)
+        joints.wait_for_count(1)
+
+Everything waits on a monotonic deadline for something observable (a matched endpoint, a
+message, a reply, an exit); nothing sleeps and hopes.
+"""
+
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence
+
+from rcl_interfaces.msg import Parameter as ParameterMsg
+from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
+import rclpy
+from rclpy.context import Context
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.parameter import Parameter, parameter_value_to_python
+from rclpy.qos import QoSProfile
+import yaml
+
+#: Root of the source tree (the directory holding the ``two_bone_ik`` package).
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+#: Default seconds to wait for anything over DDS (generous: the machine is shared).
+DEFAULT_TIMEOUT = 15.0
+
+
+def domain_id_for(pid: Optional[int] = None) -> int:
+    """Return a ROS domain id in 1..100 derived from a process id (this one by default)."""
+    return 1 + (os.getpid() if pid is None else pid) % 100
+
+
+def isolate_ros_domain(domain_id: Optional[int] = None) -> int:
+    """Make this process use its own ROS domain on localhost only; return the domain id.
+
+    Sets ``ROS_DOMAIN_ID`` and ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` in ``os.environ``,
+    which child processes inherit and rmw reads at ``rclpy.init``. Call it before creating a
+    :class:`RosProbe`.
+    """
+    domain_id = domain_id_for() if domain_id is None else int(domain_id)
+    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    os.environ.pop('ROS_LOCALHOST_ONLY', None)
+    return domain_id
+
+
+def ros_environment(domain_id: int, pythonpath: Optional[Path] = REPO_ROOT,
+                    extra: Optional[Mapping[str, str]] = None) -> dict:
+    """Return an environment for a ROS child process.
+
+    Parameters
+    ----------
+    domain_id : int
+        ``ROS_DOMAIN_ID`` for the child.
+    pythonpath : Path or None
+        Prepended to ``PYTHONPATH`` (the source tree by default); None leaves it alone, e.g.
+        to run an installed package.
+    extra : mapping, optional
+        More variables to set.
+    """
+    env = dict(os.environ)
+    env['ROS_DOMAIN_ID'] = str(domain_id)
+    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    env.pop('ROS_LOCALHOST_ONLY', None)
+    env['PYTHONUNBUFFERED'] = '1'
+    env['RCUTILS_COLORIZED_OUTPUT'] = '0'
+    if pythonpath is not None:
+        parts = [str(pythonpath)] + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p]
+        env['PYTHONPATH'] = os.pathsep.join(parts)
+    if extra:
+        env.update(extra)
+    return env
+
+
+def write_params(path, parameters: Mapping[str, Any], node_name: str = 'two_bone_ik') -> Path:
+    """Write a ROS 2 params file for one node; return its path.
+
+    The key is ``/**/<node_name>`` (the node in any namespace) unless ``node_name`` starts
+    with ``/`` (used as given, e.g. ``'/**'`` or ``'/left_arm/two_bone_ik'``). Floats are
+    written so that the ROS parser reads them as doubles (``inf`` as ``.inf``).
+    """
+    path = Path(path)
+    key = node_name if node_name.startswith('/') else f'/**/{node_name}'
+    path.write_text(yaml.safe_dump({key: {'ros__parameters': dict(parameters)}},
+                                   default_flow_style=None, sort_keys=False))
+    return path
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
+               interval: float = 0.02) -> Any:
+    """Poll ``predicate`` until it returns something truthy or ``timeout`` s pass; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+class NodeProcess:
+    """A node run as ``python -m <module> [args] --ros-args [--params-file F] [ros_args]``.
+
+    Output goes to files in ``log_dir`` (no pipe can fill up); read it with :attr:`stdout` and
+    :attr:`stderr`. Use as a context manager: leaving stops it with SIGINT (then SIGKILL).
+
+    Parameters
+    ----------
+    module : str
+        Module to run with ``-m`` (e.g. ``'two_bone_ik'``), or None with ``command``.
+    args : sequence of str
+        Arguments before ``--ros-args``.
+    params_file : path, optional
+        Passed as ``--params-file``.
+    ros_args : sequence of str
+        More ROS arguments, e.g. ``['-r', '__ns:=/left_arm', '-p', 'elbow:=down']``.
+    domain_id : int
+        The child's ``ROS_DOMAIN_ID``.
+    log_dir : path
+        Where ``<name>.stdout`` / ``<name>.stderr`` go.
+    name : str
+        Label for the log files.
+    command : sequence of str, optional
+        Full command to run instead of ``python -m module``; ``args`` and the ROS arguments are
+        appended.
+    pythonpath, env_extra
+        See :func:`ros_environment`.
+    """
+
+    def __init__(self, module: Optional[str] = 'two_bone_ik', args: Sequence[str] = (),
+                 params_file=None, ros_args: Sequence[str] = (), *, domain_id: int, log_dir,
+                 name: str = 'node', command: Optional[Sequence[str]] = None,
+                 pythonpath: Optional[Path] = REPO_ROOT,
+                 env_extra: Optional[Mapping[str, str]] = None):
+        base = list(command) if command is not None else [sys.executable, '-m', module]
+        ros = ['--params-file', str(params_file)] if params_file is not None else []
+        ros += list(ros_args)
+        self.command = base + list(args) + (['--ros-args'] + ros if ros else [])
+        self.env = ros_environment(domain_id, pythonpath, env_extra)
+        log_dir = Path(log_dir)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self._stdout_path = log_dir / f'{name}.stdout'
+        self._stderr_path = log_dir / f'{name}.stderr'
+        self.process: Optional[subprocess.Popen] = None
+
+    def start(self) -> 'NodeProcess':
+        """Start the process; return self."""
+        with open(self._stdout_path, 'wb') as out, open(self._stderr_path, 'wb') as err:
+            self.process = subprocess.Popen(self.command, stdout=out, stderr=err,
+                                            stdin=subprocess.DEVNULL, env=self.env)
+        return self
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """Exit code, or None while running."""
+        return self.process.poll()
+
+    def wait(self, timeout: float = DEFAULT_TIMEOUT) -> int:
+        """Wait for the process to exit and return its exit code (``TimeoutExpired`` if not)."""
+        return self.process.wait(timeout=timeout)
+
+    def send_signal(self, signum: int = signal.SIGINT) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+
+    def interrupt(self, timeout: float = DEFAULT_TIMEOUT) -> int:
+        """Send SIGINT (Ctrl-C) and return the exit code."""
+        self.send_signal(signal.SIGINT)
+        return self.wait(timeout)
+
+    def stop(self, timeout: float = DEFAULT_TIMEOUT) -> Optional[int]:
+        """Stop it: SIGINT, then SIGKILL after ``timeout`` s. Return the exit code."""
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    @property
+    def stdout(self) -> str:
+        return self._stdout_path.read_text(errors='replace')
+
+    @property
+    def stderr(self) -> str:
+        return self._stderr_path.read_text(errors='replace')
+
+    def output(self) -> str:
+        """Both streams, labelled, for assertion messages."""
+        return f'--- stdout ---\n{self.stdout}\n--- stderr ---\n{self.stderr}'
+
+    def __enter__(self) -> 'NodeProcess':
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class Collector:
+    """Messages received on one topic, in arrival order (see :meth:`RosProbe.collect`)."""
+
+    def __init__(self, probe: 'RosProbe', msg_type, topic: str, qos):
+        self.probe = probe
+        self.topic = topic
+        self.messages: List[Any] = []
+        self.subscription = probe.node.create_subscription(msg_type, topic, self._on_msg, qos)
+
+    def _on_msg(self, msg) -> None:
+        self.messages.append(msg)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    @property
+    def last(self):
+        return self.messages[-1] if self.messages else None
+
+    def wait_for_count(self, count: int, timeout: float = DEFAULT_TIMEOUT) -> List[Any]:
+        """Spin until at least ``count`` messages arrived; return all (AssertionError if not)."""
+        self.probe.spin_until(lambda: len(self.messages) >= count, timeout,
+                              f'{count} messages on {self.topic} (got {len(self.messages)})')
+        return self.messages
+
+    def wait_for(self, predicate: Callable[[Any], bool], start: int = 0,
+                 timeout: float = DEFAULT_TIMEOUT):
+        """Spin until a message from index ``start`` on satisfies ``predicate``; return it."""
+        found = []
+        scanned = [start]
+
+        def check_new():
+            # Look only at messages not yet examined.
+            for index in range(scanned[0], len(self.messages)):
+                if predicate(self.messages[index]):
+                    found.append(self.messages[index])
+                    return True
+            scanned[0] = len(self.messages)
+            return False
+
+        self.probe.spin_until(check_new, timeout, f'a matching message on {self.topic}')
+        return found[0]
+
+
+class RosProbe:
+    """A test-side rclpy node in its own context and executor.
+
+    Parameters
+    ----------
+    domain_id : int
+        Domain to join (use the same as the nodes under test).
+    name : str
+        Node name of the probe.
+    """
+
+    def __init__(self, domain_id: int, name: str = 'test_probe'):
+        self.context = Context()
+        rclpy.init(context=self.context, domain_id=domain_id)
+        self.node = Node(name, context=self.context, start_parameter_services=False)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._clients = {}
+
+    # -- endpoints ----------------------------------------------------------------------------
+
+    def publisher(self, msg_type, topic: str, qos: Any = 10):
+        """Create a publisher (``qos``: depth or ``QoSProfile``)."""
+        return self.node.create_publisher(msg_type, topic, qos)
+
+    def collect(self, msg_type, topic: str, qos: Any = 10) -> Collector:
+        """Subscribe and keep every message received."""
+        return Collector(self, msg_type, topic, qos)
+
+    def spin_until(self, predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
+                   what: str = 'condition') -> Any:
+        """Spin the probe until ``predicate()`` is truthy; AssertionError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0.0:
+                raise AssertionError(f'timed out after {timeout:g} s waiting for {what}')
+            self.executor.spin_once(timeout_sec=min(0.05, remaining))
+
+    def spin_for_messages(self, collectors: Iterable[Collector], counts: Iterable[int],
+                          timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Spin until each collector holds at least its count of messages."""
+        pairs = list(zip(collectors, counts))
+        self.spin_until(lambda: all(len(c) >= n for c, n in pairs), timeout,
+                        ', '.join(f'{n} on {c.topic} (got {len(c)})' for c, n in pairs))
+
+    def wait_for_subscribers(self, publisher, count: int = 1,
+                             timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until ``publisher`` is matched with at least ``count`` subscriptions."""
+        self.spin_until(lambda: publisher.get_subscription_count() >= count, timeout,
+                        f'{count} subscription(s) on {publisher.topic_name}')
+
+    def wait_for_publishers(self, collector_or_subscription, count: int = 1,
+                            timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until a subscription (or :class:`Collector`) matches ``count`` publishers."""
+        sub = getattr(collector_or_subscription, 'subscription', collector_or_subscription)
+        self.spin_until(lambda: sub.get_publisher_count() >= count, timeout,
+                        f'{count} publisher(s) on {sub.topic_name}')
+
+    def wait_for_node(self, fully_qualified_name: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until a node with this name (e.g. ``'/left_arm/two_bone_ik'``) is discovered."""
+        def present():
+            for name, namespace in self.node.get_node_names_and_namespaces():
+                if (namespace.rstrip('/') + '/' + name) == fully_qualified_name:
+                    return True
+            return False
+        self.spin_until(present, timeout, f'node {fully_qualified_name}')
+
+    def topic_types(self) -> dict:
+        """Return ``{topic name: [type names]}`` of the graph as seen now."""
+        return dict(self.node.get_topic_names_and_types())
+
+    # -- services -----------------------------------------------------------------------------
+
+    def call(self, srv_type, service: str, request, timeout: float = DEFAULT_TIMEOUT):
+        """Call a service (waiting for it first) and return the response."""
+        key = (srv_type, service)
+        client = self._clients.get(key)
+        if client is None:
+            client = self._clients[key] = self.node.create_client(srv_type, service)
+        self.spin_until(client.service_is_ready, timeout, f'service {service}')
+        future = client.call_async(request)
+        self.spin_until(future.done, timeout, f'a reply from {service}')
+        return future.result()
+
+    def set_parameters(self, node_name: str, values: Mapping[str, Any],
+                       timeout: float = DEFAULT_TIMEOUT) -> list:
+        """Set parameters one by one through ``<node_name>/set_parameters``.
+
+        Returns the list of ``rcl_interfaces/SetParametersResult`` (``successful``, ``reason``).
+        Python values map to parameter types as in rclpy (a list of floats -> double array).
+        """
+        request = SetParameters.Request()
+        request.parameters = [_parameter_msg(name, value) for name, value in values.items()]
+        return list(self.call(SetParameters, f'{node_name}/set_parameters', request,
+                              timeout).results)
+
+    def get_parameters(self, node_name: str, names: Sequence[str],
+                       timeout: float = DEFAULT_TIMEOUT) -> dict:
+        """Return ``{name: python value}`` through ``<node_name>/get_parameters``."""
+        request = GetParameters.Request(names=list(names))
+        response = self.call(GetParameters, f'{node_name}/get_parameters', request, timeout)
+        return {name: parameter_value_to_python(value)
+                for name, value in zip(names, response.values)}
+
+    def describe_parameters(self, node_name: str, names: Sequence[str],
+                            timeout: float = DEFAULT_TIMEOUT) -> dict:
+        """Return ``{name: rcl_interfaces/ParameterDescriptor}``."""
+        request = DescribeParameters.Request(names=list(names))
+        response = self.call(DescribeParameters, f'{node_name}/describe_parameters', request,
+                             timeout)
+        return {d.name: d for d in response.descriptors}
+
+    # -- lifetime -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
+        rclpy.try_shutdown(context=self.context)
+
+    def __enter__(self) -> 'RosProbe':
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _parameter_msg(name: str, value: Any) -> ParameterMsg:
+    if isinstance(value, tuple):
+        value = list(value)
+    return Parameter(name, value=value).to_parameter_msg()
+
+
+def reliable_qos(depth: int = 10) -> QoSProfile:
+    """Reliable, volatile, keep-last ``depth`` (rclpy's default profile)."""
+    return QoSProfile(depth=depth)

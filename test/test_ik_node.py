@@ -1,0 +1,597 @@
+"""Integration tests: the real IK node as a subprocess, driven over DDS with rclpy.
+
+Two long-lived node processes are shared by most tests (module-scoped fixtures): the default
+arm (config/two_bone_ik.yaml, root namespace) and the servo arm (config/servo_arm.yaml, under
+``-r __ns:=/left_arm``). Start-up failures and signals get processes of their own.
+"""
+
+import math
+from pathlib import Path
+import signal
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import PoseStamped
+import numpy as np
+import pytest
+from rcl_interfaces.msg import ParameterType
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.time import Time
+from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, wait_until, write_params
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool
+
+from two_bone_ik.arm_config import ArmConfig, load_arm_config
+from two_bone_ik.node_status import NodeStatus
+from two_bone_ik.solver import forward
+
+CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
+DEFAULT = ArmConfig()
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+OK, WARN, ERROR = DiagnosticStatus.OK, DiagnosticStatus.WARN, DiagnosticStatus.ERROR
+FK_TOLERANCE = 1e-9
+
+
+def pose(x, y, z=0.0, frame='base_link'):
+    msg = PoseStamped()
+    msg.header.frame_id = frame
+    msg.pose.position.x = float(x)
+    msg.pose.position.y = float(y)
+    msg.pose.position.z = float(z)
+    msg.pose.orientation.w = 1.0
+    return msg
+
+
+def values(status):
+    return {kv.key: kv.value for kv in status.values}
+
+
+class Reply:
+    """What the node published for one target."""
+
+    def __init__(self, joints, reachable, status):
+        self.joints = joints
+        self.reachable = reachable.data
+        self.status = status
+        self.values = values(status)
+        self.code = int(self.values['code'])
+        self.name = self.values['status']
+
+    @property
+    def q(self):
+        return tuple(self.joints.position)
+
+
+class Arm:
+    """Probe-side endpoints for one node instance (namespace ``ns``)."""
+
+    def __init__(self, probe, process, ns='', config=DEFAULT):
+        self.probe = probe
+        self.process = process
+        self.ns = ns
+        self.node_name = f'{ns}/two_bone_ik'
+        self.config = config
+        self.target = probe.publisher(PoseStamped, f'{ns}/target_pose')
+        self.joints = probe.collect(JointState, f'{ns}/joint_commands')
+        self.reachable = probe.collect(Bool, f'{ns}/reachable', LATCHED)
+        self.status = probe.collect(DiagnosticStatus, f'{ns}/ik_status')
+        self._sync = 0
+
+    def connect(self):
+        """Wait until targets reach the node and all three outputs reach the probe."""
+        self.probe.wait_for_subscribers(self.target)
+        for collector in (self.joints, self.reachable, self.status):
+            self.probe.wait_for_publishers(collector)
+        # Matching is seen from our side first; retry a reachable target until every output
+        # writer has delivered to us (so each has matched our reader), then flush.
+        start = [len(self.joints), len(self.reachable), len(self.status)]
+
+        def all_delivered():
+            return (len(self.joints) > start[0] and len(self.reachable) > start[1]
+                    and len(self.status) > start[2])
+
+        for _ in range(50):
+            self.target.publish(pose(0.3, 0.25))
+            try:
+                self.probe.spin_until(all_delivered, 0.5)
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError(f'node never answered\n{self.process.output()}')
+        self.flush()
+
+    def flush(self):
+        """Send a marker target (rejected, so it commands nothing) and wait for its status."""
+        self._sync += 1
+        marker = f'sync_{self._sync}'
+        start = len(self.status)
+        self.target.publish(pose(0.0, 0.0, frame=marker))
+        self.status.wait_for(lambda s: f"'{marker}'" in s.message, start=start)
+
+    def send(self, msg):
+        """Publish one target and return the node's :class:`Reply` (joints None if rejected)."""
+        counts = len(self.joints), len(self.reachable), len(self.status)
+        self.target.publish(msg)
+        status = self.status.wait_for(lambda s: True, start=counts[2])
+        code = int(values(status)['code'])
+        rejected = code in (NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET)
+        self.probe.spin_for_messages([self.reachable, self.joints],
+                                     [counts[1] + 1, counts[0] + (0 if rejected else 1)])
+        assert len(self.status) == counts[2] + 1
+        joints = None if rejected else self.joints.messages[counts[0]]
+        return Reply(joints, self.reachable.messages[counts[1]], status)
+
+    def set(self, **params):
+        return self.probe.set_parameters(self.node_name, params)
+
+    def get(self, *names):
+        return self.probe.get_parameters(self.node_name, names)
+
+
+def tip_xy(q, config=DEFAULT):
+    return forward(q[0], q[1], *config.link_lengths)
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope='module')
+def domain():
+    return isolate_ros_domain()
+
+
+@pytest.fixture(scope='module')
+def probe(domain):
+    with RosProbe(domain) as probe:
+        yield probe
+
+
+@pytest.fixture(scope='module')
+def arm(domain, probe, tmp_path_factory):
+    """The default arm from the shipped config, in the root namespace."""
+    log_dir = tmp_path_factory.mktemp('default_node')
+    with NodeProcess('two_bone_ik', params_file=CONFIG_DIR / 'two_bone_ik.yaml',
+                     domain_id=domain, log_dir=log_dir, name='default') as process:
+        arm = Arm(probe, process)
+        arm.connect()
+        yield arm
+        assert process.returncode is None, process.output()
+
+
+@pytest.fixture(scope='module')
+def servo(domain, probe, tmp_path_factory):
+    """The servo arm (xz plane, +-90 degree limits) in namespace /left_arm."""
+    log_dir = tmp_path_factory.mktemp('servo_node')
+    config = load_arm_config(CONFIG_DIR / 'servo_arm.yaml')
+    with NodeProcess('two_bone_ik', params_file=CONFIG_DIR / 'servo_arm.yaml',
+                     ros_args=['-r', '__ns:=/left_arm'], domain_id=domain, log_dir=log_dir,
+                     name='servo') as process:
+        arm = Arm(probe, process, ns='/left_arm', config=config)
+        arm.connect()
+        yield arm
+
+
+@pytest.fixture
+def restore(arm):
+    """Put the runtime parameters of the default arm back after a test."""
+    yield
+    results = arm.set(elbow='up', joint_lower_limits=[-math.inf, -math.inf],
+                      joint_upper_limits=[math.inf, math.inf], allow_elbow_flip=True)
+    assert all(r.successful for r in results), [r.reason for r in results]
+
+
+# -- interfaces -------------------------------------------------------------------------------
+
+
+def test_interfaces_and_qos(arm, probe):
+    node = probe.node
+    probe.wait_for_node('/two_bone_ik')
+
+    def endpoint(infos):
+        mine = [i for i in infos if i.node_name == 'two_bone_ik' and i.node_namespace == '/']
+        assert len(mine) == 1, infos
+        return mine[0]
+
+    sub = endpoint(node.get_subscriptions_info_by_topic('/target_pose'))
+    assert sub.topic_type == 'geometry_msgs/msg/PoseStamped'
+    expected = {
+        '/joint_commands': ('sensor_msgs/msg/JointState', DurabilityPolicy.VOLATILE),
+        '/reachable': ('std_msgs/msg/Bool', DurabilityPolicy.TRANSIENT_LOCAL),
+        '/ik_status': ('diagnostic_msgs/msg/DiagnosticStatus', DurabilityPolicy.VOLATILE),
+        '/diagnostics': ('diagnostic_msgs/msg/DiagnosticArray', DurabilityPolicy.VOLATILE),
+    }
+    for topic, (type_name, durability) in expected.items():
+        info = endpoint(node.get_publishers_info_by_topic(topic))
+        assert info.topic_type == type_name
+        assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE, topic
+        assert info.qos_profile.durability == durability, topic
+    publishers = node.get_publishers_info_by_topic('/joint_states')
+    assert not [i for i in publishers if i.node_name == 'two_bone_ik']
+
+
+def test_parameters_declared_with_descriptors(arm):
+    names = ['link_lengths', 'joint_names', 'base_frame', 'plane', 'elbow',
+             'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip',
+             'out_of_plane_tolerance']
+    descriptors = arm.probe.describe_parameters(arm.node_name, names)
+    types = {
+        'link_lengths': ParameterType.PARAMETER_DOUBLE_ARRAY,
+        'joint_names': ParameterType.PARAMETER_STRING_ARRAY,
+        'base_frame': ParameterType.PARAMETER_STRING,
+        'plane': ParameterType.PARAMETER_STRING,
+        'elbow': ParameterType.PARAMETER_STRING,
+        'joint_lower_limits': ParameterType.PARAMETER_DOUBLE_ARRAY,
+        'joint_upper_limits': ParameterType.PARAMETER_DOUBLE_ARRAY,
+        'allow_elbow_flip': ParameterType.PARAMETER_BOOL,
+        'out_of_plane_tolerance': ParameterType.PARAMETER_DOUBLE,
+    }
+    runtime = {'elbow', 'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip'}
+    for name in names:
+        descriptor = descriptors[name]
+        assert descriptor.type == types[name], name
+        assert descriptor.description, name
+        assert descriptor.read_only == (name not in runtime), name
+    assert 'up, down, nearest' in descriptors['elbow'].additional_constraints
+    assert 'xy, xz, yz' in descriptors['plane'].additional_constraints
+    tolerance_range = descriptors['out_of_plane_tolerance'].floating_point_range
+    assert [(r.from_value, r.to_value) for r in tolerance_range] == [(0.0, 10.0)]
+
+    assert arm.get(*names) == {
+        'link_lengths': [0.30, 0.25], 'joint_names': ['shoulder_joint', 'elbow_joint'],
+        'base_frame': 'base_link', 'plane': 'xy', 'elbow': 'up',
+        'joint_lower_limits': [-math.inf, -math.inf], 'joint_upper_limits': [math.inf, math.inf],
+        'allow_elbow_flip': True, 'out_of_plane_tolerance': 0.001}
+
+
+# -- solved targets ---------------------------------------------------------------------------
+
+
+def reachable_targets():
+    rng = np.random.default_rng(0)
+    radius = rng.uniform(0.06, 0.545, 10)
+    angle = rng.uniform(-math.pi, math.pi, 10)
+    named = [(0.3, 0.25), (-0.3, 0.25), (-0.3, -0.25), (0.3, -0.25), (0.0, 0.5), (0.549, 0.0)]
+    return named + list(zip(radius * np.cos(angle), radius * np.sin(angle)))
+
+
+def test_reachable_targets_command_exact_angles(arm):
+    for x, y in reachable_targets():
+        before = arm.probe.node.get_clock().now()
+        reply = arm.send(pose(x, y))
+        joints = reply.joints
+        assert list(joints.name) == ['shoulder_joint', 'elbow_joint']
+        assert joints.header.frame_id == 'base_link'
+        assert Time.from_msg(joints.header.stamp) >= before
+        assert len(joints.position) == 2 and not joints.velocity and not joints.effort
+        np.testing.assert_allclose(tip_xy(reply.q), (x, y), atol=FK_TOLERANCE)
+        assert reply.q[1] <= 0.0  # elbow up
+        assert reply.reachable is True
+        assert (reply.name, reply.code) == ('REACHED', 0)
+        assert reply.status.level == OK
+        assert reply.status.message.startswith('REACHED: ')
+        assert reply.status.name == '/two_bone_ik'
+        assert float(reply.values['target_distance']) == pytest.approx(math.hypot(x, y),
+                                                                       abs=1e-6)
+        assert float(reply.values['tip_error']) == pytest.approx(0.0, abs=1e-6)
+        assert reply.values['elbow'] == 'up'
+        assert reply.values['solver_status'] == 'REACHED'
+
+
+def test_empty_frame_means_base_frame(arm):
+    reply = arm.send(pose(0.2, 0.1, frame=''))
+    assert reply.code == NodeStatus.REACHED
+    np.testing.assert_allclose(tip_xy(reply.q), (0.2, 0.1), atol=FK_TOLERANCE)
+
+
+def test_out_of_reach_commands_closest_pose(arm):
+    x, y = 0.6, -0.8  # 1.0 m away, 0.45 m beyond the 0.55 m reach
+    reply = arm.send(pose(x, y))
+    np.testing.assert_allclose(tip_xy(reply.q), (0.55 * 0.6, -0.55 * 0.8), atol=FK_TOLERANCE)
+    assert reply.reachable is False
+    assert (reply.name, reply.code, reply.status.level) == ('OUT_OF_REACH', 1, WARN)
+    assert reply.status.message.startswith('OUT_OF_REACH: target 0.450 m beyond reach')
+    assert float(reply.values['tip_error']) == pytest.approx(0.45, abs=1e-6)
+    assert float(reply.values['target_distance']) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_inside_inner_hole_commands_closest_pose(arm):
+    x, y = 0.0, -0.02  # inner reach is |0.30 - 0.25| = 0.05 m
+    reply = arm.send(pose(x, y))
+    np.testing.assert_allclose(tip_xy(reply.q), (0.0, -0.05), atol=FK_TOLERANCE)
+    assert reply.reachable is False
+    assert (reply.name, reply.code, reply.status.level) == ('INSIDE_INNER', 2, WARN)
+    assert reply.status.message.startswith('INSIDE_INNER: target 0.030 m inside')
+    assert float(reply.values['tip_error']) == pytest.approx(0.03, abs=1e-6)
+
+
+def test_off_plane_target_solved_for_its_projection(arm):
+    reply = arm.send(pose(0.25, 0.2, 0.05))
+    np.testing.assert_allclose(tip_xy(reply.q), (0.25, 0.2), atol=FK_TOLERANCE)
+    assert reply.reachable is False
+    assert (reply.name, reply.code, reply.status.level) == ('OFF_PLANE', 10, WARN)
+    assert reply.status.message.startswith('OFF_PLANE: target 0.0500 m off the xy plane')
+    assert float(reply.values['off_plane']) == pytest.approx(0.05)
+    assert float(reply.values['tip_error']) == pytest.approx(0.05, abs=1e-6)
+    assert reply.values['solver_status'] == 'REACHED'
+
+    within = arm.send(pose(0.25, 0.2, -0.0005))  # tolerance is 0.001 m
+    assert (within.name, within.reachable) == ('REACHED', True)
+    np.testing.assert_allclose(tip_xy(within.q), (0.25, 0.2), atol=FK_TOLERANCE)
+
+
+# -- rejected targets -------------------------------------------------------------------------
+
+
+def assert_rejected_then_recovers(arm, reply, name, code):
+    assert reply.joints is None
+    assert reply.reachable is False
+    assert (reply.name, reply.code, reply.status.level) == (name, code, ERROR)
+    assert reply.status.message.startswith(f'{name}: ')
+    # The node keeps working and the rejected target commanded nothing: the next command is
+    # the only new one and it is for the next target.
+    count = len(arm.joints)
+    after = arm.send(pose(-0.1, 0.35))
+    assert len(arm.joints) == count + 1
+    assert after.code == NodeStatus.REACHED
+    np.testing.assert_allclose(tip_xy(after.q), (-0.1, 0.35), atol=FK_TOLERANCE)
+
+
+def test_wrong_frame_rejected(arm):
+    reply = arm.send(pose(0.3, 0.1, frame='world'))
+    assert "'world'" in reply.status.message and "'base_link'" in reply.status.message
+    assert_rejected_then_recovers(arm, reply, 'WRONG_FRAME', 11)
+
+
+@pytest.mark.parametrize('xyz', [
+    (math.nan, 0.1, 0.0), (0.1, math.inf, 0.0), (0.1, 0.1, -math.inf), (1e308, 1e308, 0.0)],
+    ids=['nan_x', 'inf_y', 'minus_inf_z', 'overflow'])
+def test_invalid_target_rejected(arm, xyz):
+    reply = arm.send(pose(*xyz))
+    assert_rejected_then_recovers(arm, reply, 'INVALID_TARGET', 12)
+
+
+def test_reachable_is_latched_for_late_subscribers(arm):
+    assert arm.send(pose(0.2, 0.2)).reachable is True
+    assert arm.send(pose(2.0, 0.0)).reachable is False
+    late = arm.probe.collect(Bool, '/reachable', LATCHED)
+    assert [m.data for m in late.wait_for_count(1)] == [False]
+    assert arm.send(pose(0.2, 0.2)).reachable is True
+    late.wait_for_count(2)
+    later = arm.probe.collect(Bool, '/reachable', LATCHED)
+    assert [m.data for m in later.wait_for_count(1)] == [True]
+    arm.probe.spin_until(lambda: len(late) >= 2)
+    assert [m.data for m in late.messages] == [False, True]
+    assert len(later) == 1
+    arm.probe.node.destroy_subscription(late.subscription)
+    arm.probe.node.destroy_subscription(later.subscription)
+
+
+def test_diagnostics_counts(arm, probe):
+    diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+    name = '/two_bone_ik: targets'
+
+    def ours(array):
+        return [s for s in array.status if s.name == name]
+
+    # The first report arrives after every earlier target was answered (and so counted).
+    baseline = values(ours(diagnostics.wait_for(ours))[0])
+    for target in [pose(0.2, 0.2), pose(0.1, -0.3), pose(3.0, 0.0), pose(0.1, 0.1, frame='map'),
+                   pose(math.nan, 0.0)]:
+        arm.send(target)
+    base_total = int(baseline['targets'])
+
+    def counts_reached(array):
+        mine = ours(array)
+        return bool(mine) and int(values(mine[0])['targets']) >= base_total + 5
+
+    report = ours(diagnostics.wait_for(counts_reached))[0]
+    now = values(report)
+    delta = {key: int(now[key]) - int(baseline[key])
+             for key in ('solved', 'clamped', 'rejected', 'count_REACHED', 'count_OUT_OF_REACH',
+                         'count_WRONG_FRAME', 'count_INVALID_TARGET')}
+    assert delta == {'solved': 2, 'clamped': 1, 'rejected': 2, 'count_REACHED': 2,
+                     'count_OUT_OF_REACH': 1, 'count_WRONG_FRAME': 1, 'count_INVALID_TARGET': 1}
+    assert int(now['targets']) == base_total + 5
+    assert (now['last_status'], now['last_status_code']) == ('INVALID_TARGET', '12')
+    assert report.level == ERROR  # the window holding the last target saw rejections
+    assert float(now['input_rate_hz']) > 0.0
+    assert report.message.split()[0].isdigit()
+    assert len(diagnostics.messages[-1].status) == 1
+    probe.node.destroy_subscription(diagnostics.subscription)
+
+
+# -- runtime parameters -----------------------------------------------------------------------
+
+
+def test_elbow_change_accepted(arm, restore):
+    (result,) = arm.set(elbow='down')
+    assert result.successful, result.reason
+    assert arm.get('elbow') == {'elbow': 'down'}
+    reply = arm.send(pose(0.35, 0.1))
+    assert reply.q[1] >= 0.0
+    assert reply.values['elbow'] == 'down'
+    assert reply.code == NodeStatus.REACHED
+    np.testing.assert_allclose(tip_xy(reply.q), (0.35, 0.1), atol=FK_TOLERANCE)
+
+
+def test_nearest_elbow_follows_last_command(arm, restore):
+    for branch, sign in (('down', 1.0), ('up', -1.0)):
+        assert arm.set(elbow=branch)[0].successful
+        first = arm.send(pose(0.3, 0.2))
+        assert sign * first.q[1] > 0.0
+        assert arm.set(elbow='nearest')[0].successful
+        reply = arm.send(pose(0.32, 0.18))
+        assert sign * reply.q[1] > 0.0, (branch, reply.q)
+        assert reply.values['elbow'] == branch
+        np.testing.assert_allclose(tip_xy(reply.q), (0.32, 0.18), atol=FK_TOLERANCE)
+
+
+@pytest.mark.parametrize('params, needle', [
+    ({'elbow': 'sideways'}, "elbow: expected one of up, down, nearest, got 'sideways'"),
+    ({'joint_lower_limits': [0.0]}, 'joint_lower_limits: expected 2 angles'),
+    ({'joint_upper_limits': [1.0, math.nan]}, 'joint_upper_limits: expected 2 angles'),
+    ({'joint_lower_limits': [1.0, math.inf]}, 'joint_lower_limits: expected 2 angles below'),
+])
+def test_invalid_runtime_change_rejected_and_old_value_kept(arm, restore, params, needle):
+    name = next(iter(params))
+    old = arm.get(name)
+    (result,) = arm.set(**params)
+    assert not result.successful
+    assert needle in result.reason
+    assert arm.get(name) == old
+    reply = arm.send(pose(0.3, 0.2))
+    assert (reply.code, reply.values['elbow']) == (NodeStatus.REACHED, 'up')
+
+
+def test_lower_above_upper_rejected(arm, restore):
+    first, second = arm.set(joint_upper_limits=[1.0, 1.0], joint_lower_limits=[2.0, -1.0])
+    assert first.successful, first.reason
+    assert not second.successful
+    assert 'joint_lower_limits: shoulder lower limit 2.0 is above its upper limit 1.0' \
+        in second.reason
+    assert arm.get('joint_lower_limits') == {'joint_lower_limits': [-math.inf, -math.inf]}
+
+
+@pytest.mark.parametrize('params, needle', [
+    ({'link_lengths': [0.5, 0.5]}, 'read-only'),
+    ({'plane': 'xz'}, 'read-only'),
+    ({'out_of_plane_tolerance': 0.5}, 'read-only'),
+    ({'elbow': 3}, 'type'),
+])
+def test_read_only_and_wrong_type_rejected(arm, params, needle):
+    name = next(iter(params))
+    old = arm.get(name)
+    (result,) = arm.set(**params)
+    assert not result.successful
+    assert needle in result.reason.lower()
+    assert arm.get(name) == old
+
+
+def test_joint_limits_change_flips_then_limits(arm, restore):
+    x, y = 0.3, 0.2
+    # Elbow up needs q2 in [-pi, 0] (modulo whole turns); forbid it.
+    results = arm.set(joint_lower_limits=[-math.inf, 0.0], joint_upper_limits=[math.inf, 3.0])
+    assert all(r.successful for r in results)
+    flipped = arm.send(pose(x, y))
+    assert (flipped.name, flipped.code, flipped.status.level) == ('ELBOW_FLIPPED', 4, WARN)
+    assert flipped.reachable is True
+    assert flipped.q[1] >= 0.0 and flipped.values['elbow'] == 'down'
+    np.testing.assert_allclose(tip_xy(flipped.q), (x, y), atol=FK_TOLERANCE)
+
+    assert arm.set(allow_elbow_flip=False)[0].successful
+    limited = arm.send(pose(x, y))
+    assert (limited.name, limited.code, limited.status.level) == ('JOINT_LIMITED', 3, WARN)
+    assert limited.reachable is False
+    assert limited.q[1] >= 0.0
+    tip = tip_xy(limited.q)
+    error = math.hypot(tip[0] - x, tip[1] - y)
+    assert error > 1e-3
+    assert float(limited.values['tip_error']) == pytest.approx(error, abs=1e-6)
+    assert limited.status.message.startswith('JOINT_LIMITED: joint limits keep the tip')
+
+
+# -- second instance: namespace, plane, limits ------------------------------------------------
+
+
+def test_namespace_gives_the_arm_its_own_topics(servo, probe):
+    probe.wait_for_node('/left_arm/two_bone_ik')
+    node = probe.node
+    for topic in ('/left_arm/joint_commands', '/left_arm/reachable', '/left_arm/ik_status'):
+        assert [i.node_namespace for i in node.get_publishers_info_by_topic(topic)] == \
+            ['/left_arm']
+    assert [i.node_namespace for i in node.get_subscriptions_info_by_topic(
+        '/left_arm/target_pose')] == ['/left_arm']
+    assert '/left_arm' in [i.node_namespace
+                           for i in node.get_publishers_info_by_topic('/diagnostics')]
+    assert servo.get('plane', 'elbow') == {'plane': 'xz', 'elbow': 'up'}
+
+    reply = servo.send(pose(0.12, 0.0, 0.06))  # xz plane: u = x, v = z
+    assert list(reply.joints.name) == ['shoulder_servo', 'elbow_servo']
+    assert reply.status.name == '/left_arm/two_bone_ik'
+    assert (reply.name, reply.reachable) == ('REACHED', True)
+    np.testing.assert_allclose(tip_xy(reply.q, servo.config), (0.12, 0.06), atol=FK_TOLERANCE)
+    assert reply.q[1] <= 0.0  # elbow up: above the shoulder-target line
+
+
+def test_servo_arm_plane_and_limits(servo):
+    config = servo.config
+    lower, upper = config.joint_lower_limits, config.joint_upper_limits
+
+    off = servo.send(pose(0.14, 0.01, 0.05))  # y is off the xz plane
+    assert (off.name, off.reachable) == ('OFF_PLANE', False)
+    assert off.values['solver_status'] == 'REACHED'
+    assert float(off.values['off_plane']) == pytest.approx(-0.01)  # joint axis is -y
+    np.testing.assert_allclose(tip_xy(off.q, config), (0.14, 0.05), atol=FK_TOLERANCE)
+
+    behind = servo.send(pose(-0.15, 0.0, -0.05))  # needs the shoulder beyond -90 degrees
+    assert (behind.name, behind.code, behind.reachable) == ('JOINT_LIMITED', 3, False)
+    assert all(lo - 1e-9 <= q <= hi + 1e-9 for q, lo, hi in zip(behind.q, lower, upper))
+    tip = tip_xy(behind.q, config)
+    error = math.hypot(tip[0] + 0.15, tip[1] + 0.05)
+    assert float(behind.values['tip_error']) == pytest.approx(error, abs=1e-6)
+
+
+# -- start-up failures and signals (own processes) --------------------------------------------
+
+
+BAD_CONFIGS = {
+    'negative_length': ({'link_lengths': [0.3, -0.1]}, 'link_lengths'),
+    'three_lengths': ({'link_lengths': [0.3, 0.2, 0.1]}, 'link_lengths'),
+    'integer_lengths': ({'link_lengths': [1, 2]}, 'link_lengths'),
+    'one_joint_name': ({'joint_names': ['shoulder']}, 'joint_names'),
+    'unknown_plane': ({'plane': 'xw'}, 'plane'),
+    'unknown_elbow': ({'elbow': 'sideways'}, 'elbow'),
+    'lower_above_upper': ({'joint_lower_limits': [0.5, 0.0],
+                           'joint_upper_limits': [0.4, 1.0]}, 'joint_lower_limits'),
+    'tolerance_out_of_range': ({'out_of_plane_tolerance': 50.0}, 'out_of_plane_tolerance'),
+}
+
+
+@pytest.fixture(scope='module')
+def bad_config_runs(domain, tmp_path_factory):
+    """Start one node per bad config at once (they exit at start) and collect the results."""
+    log_dir = tmp_path_factory.mktemp('bad_configs')
+    processes = {}
+    for case, (params, _) in BAD_CONFIGS.items():
+        params_file = write_params(log_dir / f'{case}.yaml', params)
+        processes[case] = NodeProcess('two_bone_ik', params_file=params_file, domain_id=domain,
+                                      log_dir=log_dir, name=case).start()
+    try:
+        yield {case: (process.wait(), process.stdout, process.stderr)
+               for case, process in processes.items()}
+    finally:
+        for process in processes.values():
+            process.stop()
+
+
+@pytest.mark.parametrize('case', list(BAD_CONFIGS))
+def test_bad_config_exits_with_one_readable_line(bad_config_runs, case):
+    returncode, stdout, stderr = bad_config_runs[case]
+    parameter = BAD_CONFIGS[case][1]
+    assert returncode != 0
+    assert 'Traceback' not in stdout + stderr
+    lines = [line for line in (stdout + stderr).splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f'two_bone_ik: invalid parameter {parameter}: '), lines
+
+
+@pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
+def test_warns_on_rejected_target_and_exits_cleanly_on_signal(domain, probe, tmp_path, signum):
+    with NodeProcess('two_bone_ik', ros_args=['-r', '__ns:=/signal_test'], domain_id=domain,
+                     log_dir=tmp_path) as process:
+        target = probe.publisher(PoseStamped, '/signal_test/target_pose')
+        probe.wait_for_subscribers(target)
+
+        def warned():
+            target.publish(pose(0.1, 0.1, frame='world'))
+            return "WRONG_FRAME: target frame 'world' is not base_frame 'base_link'" \
+                in process.stderr
+
+        assert wait_until(warned, interval=0.1), process.output()
+        assert process.returncode is None
+        process.send_signal(signum)
+        returncode = process.wait()
+        probe.node.destroy_publisher(target)
+    assert returncode == 0, process.output()
+    assert 'Traceback' not in process.stderr + process.stdout

@@ -1,0 +1,8 @@
+"""``python -m two_bone_ik``: run the IK node (same as the ``two_bone_ik_node`` script)."""
+
+import sys
+
+from two_bone_ik.ik_node import main
+
+if __name__ == '__main__':
+    sys.exit(main())

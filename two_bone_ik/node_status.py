@@ -1,0 +1,70 @@
+"""Statuses the IK node reports per target: stable numbers, levels and categories.
+
+ROS-free. ``NodeStatus`` extends the solver's :class:`~two_bone_ik.solver.IkStatus` (same
+names, same numbers 0-4) with the outcomes only the node can see. The numbers are published
+(``ik_status`` value ``code``) and will never be renumbered; new statuses get new numbers.
+"""
+
+import enum
+
+from two_bone_ik.solver import IkStatus
+
+#: Diagnostic levels, equal to ``diagnostic_msgs/DiagnosticStatus`` OK, WARN and ERROR.
+OK = 0
+WARN = 1
+ERROR = 2
+
+
+class NodeStatus(enum.IntEnum):
+    """Outcome of one target received by the node. Stable numbers."""
+
+    #: The tip reaches the target on the configured elbow branch.
+    REACHED = 0
+    #: Beyond ``l1 + l2``: the closest pose (arm stretched toward the target) is commanded.
+    OUT_OF_REACH = 1
+    #: Closer than ``|l1 - l2|``: the closest pose (arm folded toward the target) is commanded.
+    INSIDE_INNER = 2
+    #: No exact solution within the joint limits: the in-limits pose closest to it is commanded.
+    JOINT_LIMITED = 3
+    #: Reached, but on the other elbow branch because the configured one hits a limit.
+    ELBOW_FLIPPED = 4
+    #: Further than ``out_of_plane_tolerance`` from the arm plane: its projection is commanded.
+    OFF_PLANE = 10
+    #: ``header.frame_id`` is neither empty nor ``base_frame``: rejected, nothing commanded.
+    WRONG_FRAME = 11
+    #: A coordinate is NaN or infinite (or too large to solve): rejected, nothing commanded.
+    INVALID_TARGET = 12
+
+
+#: Diagnostic level of each status.
+LEVELS = {
+    NodeStatus.REACHED: OK,
+    NodeStatus.OUT_OF_REACH: WARN,
+    NodeStatus.INSIDE_INNER: WARN,
+    NodeStatus.JOINT_LIMITED: WARN,
+    NodeStatus.ELBOW_FLIPPED: WARN,
+    NodeStatus.OFF_PLANE: WARN,
+    NodeStatus.WRONG_FRAME: ERROR,
+    NodeStatus.INVALID_TARGET: ERROR,
+}
+
+#: Statuses whose target is rejected: no joint command is published.
+REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET})
+
+#: Statuses whose target is solved exactly (a command that puts the tip on the target).
+SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED})
+
+#: Statuses whose command is the closest pose to a target the arm cannot reach exactly.
+CLAMPED = frozenset(set(NodeStatus) - REJECTED - SOLVED)
+
+#: The node status for each solver status.
+FROM_IK_STATUS = {status: NodeStatus[status.name] for status in IkStatus}
+
+
+def category(status: NodeStatus) -> str:
+    """Return ``'solved'``, ``'clamped'`` or ``'rejected'`` for a status."""
+    if status in SOLVED:
+        return 'solved'
+    if status in REJECTED:
+        return 'rejected'
+    return 'clamped'

@@ -1,0 +1,178 @@
+"""One target in, one outcome out: the IK node's per-message logic, without ROS.
+
+:class:`TargetSolver` is built once per accepted configuration (everything that depends only
+on it is precomputed) and then turns a target position in ``base_frame`` into joint angles
+and a :class:`~two_bone_ik.node_status.NodeStatus`: frame check, finiteness check, projection
+onto the arm plane, closed-form solve.
+"""
+
+import math
+from typing import NamedTuple, Optional, Sequence, Tuple
+
+from two_bone_ik.arm_config import ArmConfig, PLANE_AXES, PLANE_NORMALS
+from two_bone_ik.node_status import FROM_IK_STATUS, NodeStatus
+from two_bone_ik.solver import IkInputError, IkStatus, solve
+
+_NAN = math.nan
+
+
+class TargetResult(NamedTuple):
+    """Outcome of :meth:`TargetSolver.solve`.
+
+    Attributes
+    ----------
+    status : NodeStatus
+        What happened.
+    q1, q2 : float
+        Joint angles to command, radians; NaN when the target is rejected.
+    reachable : bool
+        True when the commanded pose puts the tip on the target (within the solver's tolerance
+        and ``out_of_plane_tolerance``).
+    distance : float
+        Distance from the shoulder to the target's projection onto the arm plane, metres.
+    error : float
+        Distance from the commanded tip to the target itself (off-plane part included), metres.
+    off_plane : float
+        Signed distance of the target from the arm plane along the joint axis, metres.
+    elbow : str
+        Elbow branch of the commanded pose, ``'up'`` or ``'down'``; ``''`` when rejected.
+    ik_status : IkStatus or None
+        The solver's status for the (projected) target; None when rejected.
+    frame_id : str
+        The target's ``header.frame_id``.
+    position : tuple of 3 float
+        The target as received, metres in ``frame_id``.
+    """
+
+    status: NodeStatus
+    q1: float
+    q2: float
+    reachable: bool
+    distance: float
+    error: float
+    off_plane: float
+    elbow: str
+    ik_status: Optional[IkStatus]
+    frame_id: str
+    position: Tuple[float, float, float]
+
+    @property
+    def rejected(self) -> bool:
+        """True when nothing is to be commanded for this target."""
+        return self.ik_status is None
+
+
+class TargetSolver:
+    """Solves targets for one validated :class:`~two_bone_ik.arm_config.ArmConfig`.
+
+    Parameters
+    ----------
+    config : ArmConfig
+        The arm. Build a new ``TargetSolver`` when it changes.
+    """
+
+    def __init__(self, config: ArmConfig):
+        self.config = config
+        self.base_frame = config.base_frame
+        self._iu, self._iv = PLANE_AXES[config.plane]
+        self._normal, self._normal_sign = PLANE_NORMALS[config.plane]
+        self._l1, self._l2 = config.link_lengths
+        self._elbow = config.elbow
+        self._limits = config.limits if config.limited else None
+        self._flip = config.allow_elbow_flip
+        self._tolerance = config.out_of_plane_tolerance
+        self.inner_reach, self.outer_reach = config.reach
+
+    def solve(self, frame_id: str, x: float, y: float, z: float,
+              previous: Optional[Sequence[float]] = None) -> TargetResult:
+        """Solve one target.
+
+        Parameters
+        ----------
+        frame_id : str
+            Frame of the target; ``''`` means ``base_frame``.
+        x, y, z : float
+            Target position, metres.
+        previous : sequence of 2 float, optional
+            Last commanded (q1, q2), radians: picks the branch for ``elbow='nearest'`` and q1
+            for a target at the shoulder.
+
+        Returns
+        -------
+        TargetResult
+            Rejected (``WRONG_FRAME``, ``INVALID_TARGET``; NaN angles) or solved: the exact
+            solution, or the closest pose when the target cannot be reached exactly.
+        """
+        position = (x, y, z)
+        if frame_id and frame_id != self.base_frame:
+            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+        u = position[self._iu]
+        v = position[self._iv]
+        off = self._normal_sign * position[self._normal]
+        try:
+            sol = solve(u, v, self._l1, self._l2, self._elbow, self._limits, self._flip,
+                        previous)
+        except IkInputError:
+            # Finite but so large that the solver's arithmetic overflows.
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+        error = sol.error if off == 0.0 else math.hypot(sol.error, off)
+        if abs(off) > self._tolerance:
+            status = NodeStatus.OFF_PLANE
+            reachable = False
+        else:
+            status = FROM_IK_STATUS[sol.status]
+            reachable = sol.reachable
+        return TargetResult(status, sol.q1, sol.q2, reachable, math.hypot(u, v), error, off,
+                            sol.elbow, sol.status, frame_id, position)
+
+    def _rejected(self, status, frame_id, position):
+        return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
+                            position)
+
+    def describe(self, result: TargetResult) -> str:
+        """One line for a human, starting with the status name.
+
+        Examples: ``'OUT_OF_REACH: target 0.120 m beyond reach (0.550 m), arm stretched
+        toward it'``, ``"WRONG_FRAME: target frame 'world' is not base_frame 'base_link'; ..."``.
+        """
+        status = result.status
+        name = status.name
+        if status is NodeStatus.REACHED:
+            return (f'{name}: tip on the target, {result.distance:.3f} m from the shoulder, '
+                    f'elbow {result.elbow}')
+        if status is NodeStatus.OUT_OF_REACH:
+            return (f'{name}: target {result.distance - self.outer_reach:.3f} m beyond reach '
+                    f'({self.outer_reach:.3f} m), arm stretched toward it')
+        if status is NodeStatus.INSIDE_INNER:
+            return (f'{name}: target {self.inner_reach - result.distance:.3f} m inside the inner '
+                    f'reach limit ({self.inner_reach:.3f} m), arm folded toward it')
+        if status is NodeStatus.JOINT_LIMITED:
+            return (f'{name}: joint limits keep the tip {result.error:.3f} m from the target, '
+                    'closest pose in limits commanded')
+        if status is NodeStatus.ELBOW_FLIPPED:
+            return (f'{name}: tip on the target with elbow {result.elbow}; elbow '
+                    f'{self._elbow} would break a joint limit')
+        if status is NodeStatus.OFF_PLANE:
+            return (f'{name}: target {abs(result.off_plane):.4f} m off the {self.config.plane} '
+                    f'plane (tolerance {self._tolerance:g} m), its projection commanded '
+                    f'({result.ik_status.name})')
+        if status is NodeStatus.WRONG_FRAME:
+            return (f"{name}: target frame '{result.frame_id}' is not base_frame "
+                    f"'{self.base_frame}'; transform targets into '{self.base_frame}' upstream")
+        x, y, z = result.position
+        return f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large'
+
+    @staticmethod
+    def values(result: TargetResult) -> Tuple[Tuple[str, str], ...]:
+        """Key/value pairs for the status message (distances in metres)."""
+        return (
+            ('code', str(int(result.status))),
+            ('status', result.status.name),
+            ('target_distance', f'{result.distance:.6f}'),
+            ('tip_error', f'{result.error:.6f}'),
+            ('elbow', result.elbow),
+            ('off_plane', f'{result.off_plane:.6f}'),
+            ('solver_status', result.ik_status.name if result.ik_status is not None else ''),
+        )
