@@ -1,0 +1,110 @@
+"""Tests for two_bone_ik.target_solver (the node's per-target logic, without ROS)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from two_bone_ik.arm_config import ArmConfig, from_plane, joint_axis
+from two_bone_ik.node_status import NodeStatus
+from two_bone_ik.solver import forward, IkStatus
+from two_bone_ik.target_solver import TargetSolver
+
+DEFAULT = TargetSolver(ArmConfig())
+
+
+def tip(result, config=ArmConfig()):
+    return forward(result.q1, result.q2, *config.link_lengths)
+
+
+def test_reached():
+    result = DEFAULT.solve('base_link', 0.3, 0.2, 0.0)
+    assert (result.status, result.reachable, result.elbow) == (NodeStatus.REACHED, True, 'up')
+    assert not result.rejected
+    assert result.ik_status is IkStatus.REACHED
+    np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
+    assert result.distance == pytest.approx(math.hypot(0.3, 0.2))
+    assert result.error == pytest.approx(0.0, abs=1e-12)
+    assert DEFAULT.describe(result).startswith('REACHED: tip on the target, 0.361 m')
+    assert dict(DEFAULT.values(result)) == {
+        'code': '0', 'status': 'REACHED', 'target_distance': '0.360555',
+        'tip_error': '0.000000', 'elbow': 'up', 'off_plane': '0.000000',
+        'solver_status': 'REACHED'}
+
+
+def test_empty_frame_is_base_frame():
+    assert DEFAULT.solve('', 0.3, 0.2, 0.0).status is NodeStatus.REACHED
+
+
+def test_out_of_reach_and_inside_inner():
+    out = DEFAULT.solve('', 0.0, 0.67, 0.0)
+    assert (out.status, out.reachable) == (NodeStatus.OUT_OF_REACH, False)
+    np.testing.assert_allclose(tip(out), (0.0, 0.55), atol=1e-12)
+    assert DEFAULT.describe(out) == ('OUT_OF_REACH: target 0.120 m beyond reach (0.550 m), '
+                                     'arm stretched toward it')
+    inner = DEFAULT.solve('', 0.01, 0.0, 0.0)
+    assert inner.status is NodeStatus.INSIDE_INNER
+    assert DEFAULT.describe(inner).startswith('INSIDE_INNER: target 0.040 m inside')
+
+
+@pytest.mark.parametrize('frame', ['world', '/base_link', 'base_link '])
+def test_wrong_frame(frame):
+    result = DEFAULT.solve(frame, 0.3, 0.2, 0.0)
+    assert (result.status, result.reachable, result.rejected) == \
+        (NodeStatus.WRONG_FRAME, False, True)
+    assert math.isnan(result.q1) and math.isnan(result.q2)
+    assert DEFAULT.describe(result).startswith(
+        f"WRONG_FRAME: target frame '{frame}' is not base_frame 'base_link'")
+    assert dict(DEFAULT.values(result))['solver_status'] == ''
+
+
+@pytest.mark.parametrize('xyz', [(math.nan, 0, 0), (0, -math.inf, 0), (0, 0, math.inf),
+                                 (1e308, 1e308, 0.0)])
+def test_invalid_target(xyz):
+    result = DEFAULT.solve('base_link', *xyz)
+    assert (result.status, result.reachable, result.rejected) == \
+        (NodeStatus.INVALID_TARGET, False, True)
+    assert DEFAULT.describe(result).startswith('INVALID_TARGET: target position (')
+
+
+def test_off_plane_solves_projection():
+    result = DEFAULT.solve('', 0.3, 0.2, -0.003)
+    assert (result.status, result.reachable) == (NodeStatus.OFF_PLANE, False)
+    assert result.ik_status is IkStatus.REACHED
+    assert result.off_plane == pytest.approx(-0.003)
+    assert result.error == pytest.approx(0.003)
+    np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
+    assert DEFAULT.describe(result).startswith('OFF_PLANE: target 0.0030 m off the xy plane')
+    within = DEFAULT.solve('', 0.3, 0.2, 0.001)
+    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+
+
+@pytest.mark.parametrize('plane', ['xy', 'xz', 'yz'])
+def test_planes(plane):
+    config = ArmConfig(plane=plane)
+    solver = TargetSolver(config)
+    xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0005 * np.array(joint_axis(plane))
+    result = solver.solve('base_link', *xyz)
+    assert result.status is NodeStatus.REACHED
+    assert result.off_plane == pytest.approx(0.0005)
+    np.testing.assert_allclose(tip(result, config), (0.25, -0.3), atol=1e-12)
+
+
+def test_limits_flip_and_nearest():
+    limited = TargetSolver(ArmConfig(joint_lower_limits=(-math.inf, 0.0),
+                                     joint_upper_limits=(math.inf, 3.0)))
+    flipped = limited.solve('', 0.3, 0.2, 0.0)
+    assert (flipped.status, flipped.elbow, flipped.reachable) == \
+        (NodeStatus.ELBOW_FLIPPED, 'down', True)
+    assert limited.describe(flipped).startswith('ELBOW_FLIPPED: tip on the target with elbow '
+                                                'down; elbow up would break')
+    strict = TargetSolver(ArmConfig(joint_lower_limits=(-math.inf, 0.0),
+                                    joint_upper_limits=(math.inf, 3.0), allow_elbow_flip=False))
+    result = strict.solve('', 0.3, 0.2, 0.0)
+    assert (result.status, result.reachable) == (NodeStatus.JOINT_LIMITED, False)
+    assert strict.describe(result).startswith('JOINT_LIMITED: joint limits keep the tip')
+
+    nearest = TargetSolver(ArmConfig(elbow='nearest'))
+    down = nearest.solve('', 0.3, 0.2, 0.0, previous=(0.0, 1.0))
+    up = nearest.solve('', 0.3, 0.2, 0.0, previous=(1.0, -1.0))
+    assert (down.elbow, up.elbow) == ('down', 'up')
