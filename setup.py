@@ -23,7 +23,7 @@ setup(
     zip_safe=True,
     maintainer='two_bone_ik maintainers',
     maintainer_email='two_bone_ik@example.com',
-    description='Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF and MuJoCo sim.',
+    description='Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF, MuJoCo sim.',
     license='Apache-2.0',
     entry_points={
         'console_scripts': [

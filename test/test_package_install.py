@@ -127,7 +127,7 @@ def _wait_for(condition, executor, what, timeout=TIMEOUT):
 
 @pytest.fixture
 def ros_domain(monkeypatch):
-    """A ROS domain of this test's own, discovery limited to this machine."""
+    """Give this test a ROS domain of its own, discovery limited to this machine."""
     domain = 150 + os.getpid() % 80
     monkeypatch.setenv('ROS_DOMAIN_ID', str(domain))
     monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
@@ -214,4 +214,3 @@ def test_installed_node_answers_over_dds(installed_node, ros_domain):
     installed_node.send_signal(signal.SIGINT)
     assert installed_node.wait(timeout=TIMEOUT) == 0
     assert 'Traceback' not in installed_node.stderr.read()
-
