@@ -101,7 +101,13 @@ class IkSolution(NamedTuple):
 _REACHED = IkStatus.REACHED
 _OUT_OF_REACH = IkStatus.OUT_OF_REACH
 _INSIDE_INNER = IkStatus.INSIDE_INNER
+# The scalar fast path looks these up as module globals rather than as attributes of math.
 _tuple_new = tuple.__new__  # builds an IkSolution without the NamedTuple's Python-level __new__
+_atan2 = math.atan2
+_hypot = math.hypot
+_isfinite = math.isfinite
+_sqrt = math.sqrt
+_PI = math.pi
 
 
 class IkBatchSolution(NamedTuple):
@@ -269,28 +275,40 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         If a coordinate or length is NaN or infinite, a length is negative, ``elbow`` is
         unknown, or a lower limit is above its upper limit.
     """
-    if not (math.isfinite(x + y + l1 + l2) and l1 >= 0.0 and l2 >= 0.0):
+    if not (_isfinite(x + y + l1 + l2) and l1 >= 0.0 and l2 >= 0.0):
         _check_inputs(x, y, l1, l2)
 
     # Reach: radius clamped into the workspace annulus [d, s].
+    # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b with
+    # a^2 = (s - rc)(s + rc) and b^2 = (rc - d)(rc + d). It stays exact at full stretch (q2 = 0)
+    # and full fold (q2 = pi), where the arccos form loses half the digits. s - rc and rc - d are
+    # summed from the longer link outward so a tiny link beside a long one keeps its digits.
     s = l1 + l2
-    d = abs(l1 - l2)
-    r = math.hypot(x, y)
+    if l1 < l2:
+        short, long = l1, l2
+    else:
+        short, long = l2, l1
+    d = long - short
+    r = _hypot(x, y)
     if r > s:
         rc = s
         status = _REACHED if r - s <= REACH_TOLERANCE * s else _OUT_OF_REACH
+        a = 0.0
+        b = 2.0 * _sqrt(l1 * l2)
     elif r < d:
         rc = d
         status = _REACHED if d - r <= REACH_TOLERANCE * s else _INSIDE_INNER
+        a = 2.0 * _sqrt(l1 * l2)
+        b = 0.0
     else:
         rc = r
         status = _REACHED
-
-    # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b. It stays exact at full
-    # stretch (q2 = 0) and full fold (q2 = pi), where the arccos form loses half the digits,
-    # and gives the shoulder offset without a division: atan2(sign a b, rc^2 + l1^2 - l2^2).
-    a = math.sqrt((s - rc) * (s + rc))
-    b = math.sqrt((rc - d) * (rc + d))
+        a = (long - r) + short
+        b = (r - long) + short
+        a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
+        b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
+    # The shoulder offset needs no division: atan2(sign a b, rc^2 + l1^2 - l2^2), with
+    # rc^2 - l2^2 factored for the same reason.
     if elbow == 'up':
         sign = -1.0
     elif elbow == 'down':
@@ -298,14 +316,14 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     else:
         sign = None
     if r > 0.0:
-        phi = math.atan2(y, x)
+        phi = _atan2(y, x)
         if sign is None:
             _check_elbow(elbow)
             sign = _nearest_sign(phi, a, b, rc, l1, l2, previous)
-        q1 = phi - math.atan2(sign * a * b, rc * rc + (l1 - l2) * (l1 + l2))
-        if q1 > math.pi:
+        q1 = phi - _atan2(sign * a * b, (rc - l2) * (rc + l2) + l1 * l1)
+        if q1 > _PI:
             q1 -= TWO_PI
-        elif q1 < -math.pi:
+        elif q1 < -_PI:
             q1 += TWO_PI
     else:
         # At the origin the direction is undefined: keep the previous shoulder angle.
@@ -313,7 +331,7 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         if sign is None:
             _check_elbow(elbow)
             sign = _nearest_sign(phi, a, b, rc, l1, l2, previous)
-    q2 = sign * 2.0 * math.atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
+    q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
 
     if limits is not None:
         limits = _check_limits(limits)
@@ -324,14 +342,20 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
                                   allow_elbow_flip)
         q1, q2 = fit1, fit2
 
-    # The closed-form pose's tip lies on the target's ray at radius rc.
-    if r > 0.0:
+    # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
+    # in reach (exact up to rounding of the angles).
+    if rc == r:
+        tip = (x, y)
+        error = 0.0
+    elif r > 0.0:
         scale = rc / r
         tip = (x * scale, y * scale)
+        error = r - rc if r > rc else rc - r
     else:
         tip = forward(q1, q2, l1, l2)
-    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip,
-                                   r - rc if r >= rc else rc - r, 'up' if sign < 0.0 else 'down'))
+        error = rc
+    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error,
+                                   'up' if sign < 0.0 else 'down'))
 
 
 def _nearest_sign(phi: float, a: float, b: float, rc: float, l1: float, l2: float,
@@ -343,7 +367,7 @@ def _nearest_sign(phi: float, a: float, b: float, rc: float, l1: float, l2: floa
     _check_finite('previous q1', p1)
     _check_finite('previous q2', p2)
     q2_abs = 2.0 * math.atan2(a, b)
-    offset = math.atan2(a * b, rc * rc + (l1 - l2) * (l1 + l2))
+    offset = math.atan2(a * b, (rc - l2) * (rc + l2) + l1 * l1)
     cost_up = _wrap(phi + offset - p1) ** 2 + _wrap(-q2_abs - p2) ** 2
     cost_down = _wrap(phi - offset - p1) ** 2 + _wrap(q2_abs - p2) ** 2
     return -1.0 if cost_up <= cost_down else 1.0
@@ -398,10 +422,15 @@ def _side_ranges(lo: float, hi: float, sign: float) -> list:
     base = -math.pi if sign < 0.0 else 0.0
     parts = []
     for k in range(math.floor((lo - base) / TWO_PI) - 1, math.ceil((hi - base) / TWO_PI) + 1):
-        part_lo = max(lo, base + TWO_PI * k)
-        part_hi = min(hi, base + math.pi + TWO_PI * k)
+        copy_lo = base + TWO_PI * k
+        part_lo = max(lo, copy_lo)
+        part_hi = min(hi, copy_lo + math.pi)
         if part_lo <= part_hi:
             parts.append((part_lo, part_hi))
+        elif part_lo - part_hi <= LIMIT_TOLERANCE:
+            # A limit within tolerance of the side's edge: that one angle counts as on the side.
+            edge = lo if lo > copy_lo else hi
+            parts.append((edge, edge))
     return parts
 
 
@@ -420,7 +449,7 @@ def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, rc, sign, status, limits, allo
     (lo1, hi1), (lo2, hi2) = limits
     fit1 = fit2 = None
     if allow_elbow_flip and status is _REACHED and ab > 0.0:
-        other_q1 = _wrap(phi - math.atan2(-sign * ab, rc * rc + (l1 - l2) * (l1 + l2)))
+        other_q1 = _wrap(phi - math.atan2(-sign * ab, (rc - l2) * (rc + l2) + l1 * l1))
         fit1 = _into_range(other_q1, lo1, hi1)
         fit2 = _into_range(-q2, lo2, hi2)
         if fit1 is not None and fit2 is not None:
@@ -620,18 +649,38 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     d = abs(l1 - l2)
     slack = REACH_TOLERANCE * s
     r = np.hypot(x, y)
-    rc = np.clip(r, d, s)
+    rc = np.minimum(np.maximum(r, d), s)
+    outside = r > s
+    inside = r < d
     status = np.zeros(r.shape, dtype=np.int8)
-    status[r - s > slack] = IkStatus.OUT_OF_REACH
-    status[d - r > slack] = IkStatus.INSIDE_INNER
+    status[outside & (r - s > slack)] = IkStatus.OUT_OF_REACH
+    status[inside & (d - r > slack)] = IkStatus.INSIDE_INNER
 
-    a = np.sqrt((s - rc) * (s + rc))
-    b = np.sqrt((rc - d) * (rc + d))
+    # The same half-angle formulas as solve, computed in place where possible.
+    short, long = min(l1, l2), max(l1, l2)
+    a = np.subtract(long, rc)
+    a += short
+    np.maximum(a, 0.0, out=a)
+    a *= s + rc
+    np.sqrt(a, out=a)
+    b = np.subtract(rc, long)
+    b += short
+    np.maximum(b, 0.0, out=b)
+    b *= rc + d
+    np.sqrt(b, out=b)
+    if outside.any() or inside.any():
+        a[outside] = 0.0
+        b[outside] = 2.0 * math.sqrt(l1 * l2)
+        a[inside] = 2.0 * math.sqrt(l1 * l2)
+        b[inside] = 0.0
     ab = a * b
-    adjacent = rc * rc + (l1 - l2) * (l1 + l2)
+    adjacent = rc - l2
+    adjacent *= rc + l2
+    adjacent += l1 * l1
     at_origin = r == 0.0
+    any_at_origin = bool(at_origin.any())
     phi = np.arctan2(y, x)
-    if at_origin.any():
+    if any_at_origin:
         phi[at_origin] = 0.0 if previous is None else _wrap_array(previous[at_origin, 0])
     if elbow == 'nearest' and previous is not None:
         offset = np.arctan2(ab, adjacent)
@@ -641,19 +690,25 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         cost_down = (_wrap_array(phi - offset - previous[:, 0]) ** 2
                      + _wrap_array(q2_abs - previous[:, 1]) ** 2)
         sign = np.where(cost_up <= cost_down, -1.0, 1.0)
+        q1 = np.arctan2(sign * ab, adjacent)
     else:
         sign = 1.0 if elbow == 'down' else -1.0
-    q1 = phi - np.arctan2(sign * ab, adjacent)
-    q1 = np.where(q1 > math.pi, q1 - TWO_PI, np.where(q1 < -math.pi, q1 + TWO_PI, q1))
-    if at_origin.any():
+        q1 = np.arctan2(ab if sign > 0.0 else np.negative(ab, out=ab), adjacent)
+    np.subtract(phi, q1, out=q1)
+    q1[q1 > math.pi] -= TWO_PI
+    q1[q1 < -math.pi] += TWO_PI
+    if any_at_origin:
         q1[at_origin] = phi[at_origin]
-    q2 = sign * 2.0 * np.arctan2(a, b) + 0.0
+    q2 = np.arctan2(a, b)
+    q2 *= 2.0 * sign
+    q2 += 0.0
 
     # The closed-form pose's tip lies on the target's ray at radius rc.
-    scale = np.divide(rc, r, out=np.zeros_like(r), where=~at_origin)
+    scale = np.divide(rc, r, out=np.zeros_like(r), where=~at_origin) if any_at_origin \
+        else np.divide(rc, r)
     tip = xy * scale[:, None]
     error = np.abs(r - rc)
-    if at_origin.any():
+    if any_at_origin:
         tip[at_origin] = _forward_array(q1[at_origin], q2[at_origin], l1, l2)
     if limits is not None:
         q1, q2 = _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status,
@@ -682,6 +737,7 @@ def _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status
     pending = np.isnan(fit1) | np.isnan(fit2)
     changed = np.flatnonzero(pending)
     if allow_elbow_flip:
+        ab = np.abs(ab)  # solve_batch may have given it the elbow's sign
         flip = np.flatnonzero(pending & (status == IkStatus.REACHED) & (ab > 0.0))
         other_q1 = _wrap_array(phi[flip] - np.arctan2(-sign[flip] * ab[flip], adjacent[flip]))
         flip1 = _into_range_array(other_q1, lo1, hi1)
