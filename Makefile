@@ -60,7 +60,7 @@ export MPLBACKEND := Agg
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv test demo demo-table clean distclean
+.PHONY: help venv test demo demo-table demo-closed-loop clean distclean
 
 help:
 	@echo 'make test [ROS_DISTRO=jazzy|kilted]   run all tests (default distro: jazzy)'
@@ -97,11 +97,15 @@ test: $(PKG_STAMP)
 	$(VPY) -m pytest test $(PYTEST_ARGS)
 
 # Each demo is its own target; add more to the list below.
-DEMOS := demo-table
+DEMOS := demo-table demo-closed-loop
 demo: $(DEMOS)
 
 demo-table: $(PKG_STAMP)
 	$(VPY) demo/ik_table_demo.py
+
+# The IK node drives the MuJoCo-simulated arm along a path: prints a table, writes demo.png.
+demo-closed-loop: $(PKG_STAMP)
+	$(VPY) demo/closed_loop_demo.py
 
 clean:
 	rm -rf build/lib build/bdist.* two_bone_ik.egg-info .pytest_cache .hypothesis
