@@ -27,9 +27,12 @@ ROS_PKGS_jazzy := ros-jazzy-rclpy[fastrtps] ros-jazzy-std-msgs ros-jazzy-geometr
 	ros-jazzy-sensor-msgs ros-jazzy-diagnostic-msgs
 ROS_PKGS_kilted := ros-rclpy ros-std-msgs ros-geometry-msgs ros-sensor-msgs \
 	ros-diagnostic-msgs ros-rcl-interfaces ros-rmw-fastrtps-cpp
+# flake8 and the plugins ament_flake8 uses (its settings are in setup.cfg).
+LINT_PKGS := flake8 flake8-blind-except flake8-builtins flake8-class-newline \
+	flake8-comprehensions flake8-deprecated flake8-docstrings flake8-import-order flake8-quotes
 # Everything else: run, test, demo and the colcon (ROS distro) path.
-PY_PKGS := numpy pyyaml pytest hypothesis mujoco matplotlib flake8 \
-	colcon-common-extensions colcon-ros wheel
+PY_PKGS := numpy pyyaml pytest hypothesis mujoco matplotlib \
+	colcon-common-extensions colcon-ros wheel $(LINT_PKGS)
 DEPS := $(ROS_PKGS_$(ROS_DISTRO)) $(PY_PKGS)
 
 # The dependency stamp's name carries a hash of the list, so editing the list reinstalls.
@@ -60,11 +63,12 @@ export MPLBACKEND := Agg
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv test demo demo-table demo-closed-loop clean distclean
+.PHONY: help venv test lint demo demo-table demo-closed-loop clean distclean
 
 help:
 	@echo 'make test [ROS_DISTRO=jazzy|kilted]   run all tests (default distro: jazzy)'
 	@echo 'make demo [ROS_DISTRO=jazzy|kilted]   run the demo (default distro: jazzy)'
+	@echo 'make lint                             flake8 with the ament settings (setup.cfg)'
 	@echo 'make venv                             only create/update $(VENV)'
 	@echo 'make clean | distclean                remove caches | also the virtualenvs'
 
@@ -95,6 +99,9 @@ $(PKG_STAMP): $(DEPS_STAMP) $(PKG_SOURCES)
 test: $(PKG_STAMP)
 	@echo '== ROS 2 $(ROS_DISTRO), ROS_DOMAIN_ID=$(ROS_DOMAIN_ID), discovery LOCALHOST'
 	$(VPY) -m pytest test $(PYTEST_ARGS)
+
+lint: $(DEPS_STAMP)
+	$(VPY) -m flake8 two_bone_ik test demo launch bench setup.py
 
 # Each demo is its own target; add more to the list below.
 DEMOS := demo-table demo-closed-loop
