@@ -577,11 +577,16 @@ def test_bad_config_exits_with_one_readable_line(bad_config_runs, case):
 
 
 @pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
-def test_warns_on_rejected_target_and_exits_cleanly_on_signal(domain, probe, tmp_path, signum):
-    with NodeProcess('two_bone_ik', ros_args=['-r', '__ns:=/signal_test'], domain_id=domain,
-                     log_dir=tmp_path) as process:
+def test_qos_override_warning_and_clean_exit_on_signal(domain, probe, tmp_path, signum):
+    # Standard QoS override parameters apply to the command path (here: best effort input).
+    params = write_params(tmp_path / 'qos.yaml', {'qos_overrides': {
+        '/signal_test/target_pose': {'subscription': {'reliability': 'best_effort'}}}})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/signal_test'],
+                     domain_id=domain, log_dir=tmp_path) as process:
         target = probe.publisher(PoseStamped, '/signal_test/target_pose')
         probe.wait_for_subscribers(target)
+        (info,) = probe.node.get_subscriptions_info_by_topic('/signal_test/target_pose')
+        assert info.qos_profile.reliability == ReliabilityPolicy.BEST_EFFORT
 
         def warned():
             target.publish(pose(0.1, 0.1, frame='world'))
@@ -590,7 +595,11 @@ def test_warns_on_rejected_target_and_exits_cleanly_on_signal(domain, probe, tmp
 
         assert wait_until(warned, interval=0.1), process.output()
         assert process.returncode is None
-        process.send_signal(signum)
+        # Signal it while it is busy answering targets (the shutdown races the callbacks).
+        for index in range(400):
+            target.publish(pose(0.3, 0.001 * index))
+            if index == 200:
+                process.send_signal(signum)
         returncode = process.wait()
         probe.node.destroy_publisher(target)
     assert returncode == 0, process.output()

@@ -15,6 +15,7 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 """
 
 import dataclasses
+import gc
 import sys
 import time
 
@@ -23,11 +24,13 @@ from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
+from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 
@@ -140,14 +143,28 @@ class IkNode(Node):
         latched = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
                              reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        self._joint_pub = self.create_publisher(JointState, 'joint_commands', reliable)
-        self._reachable_pub = self.create_publisher(Bool, 'reachable', latched)
-        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable)
-        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable)
+        # QoS of the command path can be overridden with the standard read-only parameters
+        # qos_overrides.<topic>.{publisher,subscription}.{depth,history,reliability,durability}.
+        overridable = QoSOverridingOptions.with_default_policies()
+        self._joint_pub = self.create_publisher(JointState, 'joint_commands', reliable,
+                                                qos_overriding_options=overridable)
+        # rclpy gives every publisher two event handlers (incompatible QoS / type warnings) that
+        # the executor polls on every wake-up; for these three reports that doubled the node's
+        # per-target overhead above a bare echo node. reachable (reliable, transient local)
+        # cannot be QoS-incompatible with any subscriber; the handlers stay on joint_commands
+        # and on target_pose.
+        quiet = PublisherEventCallbacks(use_default_callbacks=False)
+        self._reachable_pub = self.create_publisher(Bool, 'reachable', latched,
+                                                    event_callbacks=quiet)
+        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable,
+                                                 event_callbacks=quiet)
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable,
+                                                      event_callbacks=quiet)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         # Last, once everything the callback uses exists.
         self._target_sub = self.create_subscription(
-            PoseStamped, 'target_pose', self._on_target, reliable)
+            PoseStamped, 'target_pose', self._on_target, reliable,
+            qos_overriding_options=overridable)
         self._warn_unknown_overrides()
         self.get_logger().info(
             f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
@@ -225,18 +242,21 @@ class IkNode(Node):
             self._joint_pub.publish(joints)
             self._previous = (result.q1, result.q2)
         self._reachable_pub.publish(self._reachable_msgs[result.reachable])
-        status = DiagnosticStatus(
-            level=_LEVEL_BYTES[LEVELS[result.status]], name=self._status_name,
-            message=self._solver.describe(result),
-            hardware_id=self._config.base_frame,
-            values=[KeyValue(key=k, value=v) for k, v in self._solver.values(result)])
-        self._status_pub.publish(status)
+        # The status text costs more than the solve: build it only for someone.
+        if self._status_pub.get_subscription_count():
+            self._status_pub.publish(DiagnosticStatus(
+                level=_LEVEL_BYTES[LEVELS[result.status]], name=self._status_name,
+                message=self._solver.describe(result),
+                hardware_id=self._config.base_frame,
+                values=[KeyValue(key=k, value=v) for k, v in self._solver.values(result)]))
         self._stats.record(result.status)
         # One call site per reason, so each is throttled on its own.
         if result.status is NodeStatus.WRONG_FRAME:
-            self.get_logger().warning(status.message, throttle_duration_sec=WARNING_THROTTLE)
+            self.get_logger().warning(self._solver.describe(result),
+                                      throttle_duration_sec=WARNING_THROTTLE)
         elif result.status is NodeStatus.INVALID_TARGET:
-            self.get_logger().warning(status.message, throttle_duration_sec=WARNING_THROTTLE)
+            self.get_logger().warning(self._solver.describe(result),
+                                      throttle_duration_sec=WARNING_THROTTLE)
 
     def _publish_diagnostics(self) -> None:
         level, message, values = self._stats.report(time.monotonic())
@@ -273,12 +293,19 @@ def main(args=None) -> int:
     node = None
     try:
         node = IkNode()
+        # Start-up objects live for good: keep the garbage collector from rescanning them.
+        gc.freeze()
         rclpy.spin(node)
     except ArmConfigError as error:
         print(f'{NODE_NAME}: invalid parameter {error}', file=sys.stderr)
         return 2
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except Exception:
+        # A signal shut the context down while a callback was publishing: that is a normal
+        # exit too. Anything else is a real error.
+        if rclpy.ok():
+            raise
     finally:
         if node is not None:
             node.destroy_node()
