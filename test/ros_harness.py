@@ -287,7 +287,7 @@ class RosProbe:
     # -- endpoints ----------------------------------------------------------------------------
 
     def publisher(self, msg_type, topic: str, qos: Any = 10):
-        """Create a publisher (``qos``: depth or ``QoSProfile``)."""
+        """Return a new publisher; ``qos`` is a depth or a ``QoSProfile``."""
         return self.node.create_publisher(msg_type, topic, qos)
 
     def collect(self, msg_type, topic: str, qos: Any = 10) -> Collector:

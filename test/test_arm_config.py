@@ -50,7 +50,8 @@ def test_sequences_are_normalised_to_tuples_of_floats():
 def test_replace_validates():
     config = ArmConfig()
     assert dataclasses.replace(config, elbow='nearest').elbow == 'nearest'
-    with pytest.raises(ArmConfigError, match=r"^elbow: expected one of up, down, nearest, got 'x'"):
+    pattern = r"^elbow: expected one of up, down, nearest, got 'x'"
+    with pytest.raises(ArmConfigError, match=pattern):
         dataclasses.replace(config, elbow='x')
 
 

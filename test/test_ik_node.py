@@ -122,10 +122,10 @@ class Arm:
         joints = None if rejected else self.joints.messages[counts[0]]
         return Reply(joints, self.reachable.messages[counts[1]], status)
 
-    def set(self, **params):
+    def set_params(self, **params):
         return self.probe.set_parameters(self.node_name, params)
 
-    def get(self, *names):
+    def get_params(self, *names):
         return self.probe.get_parameters(self.node_name, names)
 
 
@@ -149,7 +149,7 @@ def probe(domain):
 
 @pytest.fixture(scope='module')
 def arm(domain, probe, tmp_path_factory):
-    """The default arm from the shipped config, in the root namespace."""
+    """Run the default arm from the shipped config, in the root namespace."""
     log_dir = tmp_path_factory.mktemp('default_node')
     with NodeProcess('two_bone_ik', params_file=CONFIG_DIR / 'two_bone_ik.yaml',
                      domain_id=domain, log_dir=log_dir, name='default') as process:
@@ -161,7 +161,7 @@ def arm(domain, probe, tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def servo(domain, probe, tmp_path_factory):
-    """The servo arm (xz plane, +-90 degree limits) in namespace /left_arm."""
+    """Run the servo arm (xz plane, +-90 degree limits) in namespace /left_arm."""
     log_dir = tmp_path_factory.mktemp('servo_node')
     config = load_arm_config(CONFIG_DIR / 'servo_arm.yaml')
     with NodeProcess('two_bone_ik', params_file=CONFIG_DIR / 'servo_arm.yaml',
@@ -176,8 +176,8 @@ def servo(domain, probe, tmp_path_factory):
 def restore(arm):
     """Put the runtime parameters of the default arm back after a test."""
     yield
-    results = arm.set(elbow='up', joint_lower_limits=[-math.inf, -math.inf],
-                      joint_upper_limits=[math.inf, math.inf], allow_elbow_flip=True)
+    results = arm.set_params(elbow='up', joint_lower_limits=[-math.inf, -math.inf],
+                             joint_upper_limits=[math.inf, math.inf], allow_elbow_flip=True)
     assert all(r.successful for r in results), [r.reason for r in results]
 
 
@@ -237,7 +237,7 @@ def test_parameters_declared_with_descriptors(arm):
     tolerance_range = descriptors['out_of_plane_tolerance'].floating_point_range
     assert [(r.from_value, r.to_value) for r in tolerance_range] == [(0.0, 10.0)]
 
-    assert arm.get(*names) == {
+    assert arm.get_params(*names) == {
         'link_lengths': [0.30, 0.25], 'joint_names': ['shoulder_joint', 'elbow_joint'],
         'base_frame': 'base_link', 'plane': 'xy', 'elbow': 'up',
         'joint_lower_limits': [-math.inf, -math.inf], 'joint_upper_limits': [math.inf, math.inf],
@@ -405,9 +405,9 @@ def test_diagnostics_counts(arm, probe):
 
 
 def test_elbow_change_accepted(arm, restore):
-    (result,) = arm.set(elbow='down')
+    (result,) = arm.set_params(elbow='down')
     assert result.successful, result.reason
-    assert arm.get('elbow') == {'elbow': 'down'}
+    assert arm.get_params('elbow') == {'elbow': 'down'}
     reply = arm.send(pose(0.35, 0.1))
     assert reply.q[1] >= 0.0
     assert reply.values['elbow'] == 'down'
@@ -417,10 +417,10 @@ def test_elbow_change_accepted(arm, restore):
 
 def test_nearest_elbow_follows_last_command(arm, restore):
     for branch, sign in (('down', 1.0), ('up', -1.0)):
-        assert arm.set(elbow=branch)[0].successful
+        assert arm.set_params(elbow=branch)[0].successful
         first = arm.send(pose(0.3, 0.2))
         assert sign * first.q[1] > 0.0
-        assert arm.set(elbow='nearest')[0].successful
+        assert arm.set_params(elbow='nearest')[0].successful
         reply = arm.send(pose(0.32, 0.18))
         assert sign * reply.q[1] > 0.0, (branch, reply.q)
         assert reply.values['elbow'] == branch
@@ -435,22 +435,22 @@ def test_nearest_elbow_follows_last_command(arm, restore):
 ])
 def test_invalid_runtime_change_rejected_and_old_value_kept(arm, restore, params, needle):
     name = next(iter(params))
-    old = arm.get(name)
-    (result,) = arm.set(**params)
+    old = arm.get_params(name)
+    (result,) = arm.set_params(**params)
     assert not result.successful
     assert needle in result.reason
-    assert arm.get(name) == old
+    assert arm.get_params(name) == old
     reply = arm.send(pose(0.3, 0.2))
     assert (reply.code, reply.values['elbow']) == (NodeStatus.REACHED, 'up')
 
 
 def test_lower_above_upper_rejected(arm, restore):
-    first, second = arm.set(joint_upper_limits=[1.0, 1.0], joint_lower_limits=[2.0, -1.0])
+    first, second = arm.set_params(joint_upper_limits=[1.0, 1.0], joint_lower_limits=[2.0, -1.0])
     assert first.successful, first.reason
     assert not second.successful
     assert 'joint_lower_limits: shoulder lower limit 2.0 is above its upper limit 1.0' \
         in second.reason
-    assert arm.get('joint_lower_limits') == {'joint_lower_limits': [-math.inf, -math.inf]}
+    assert arm.get_params('joint_lower_limits') == {'joint_lower_limits': [-math.inf, -math.inf]}
 
 
 @pytest.mark.parametrize('params, needle', [
@@ -461,17 +461,18 @@ def test_lower_above_upper_rejected(arm, restore):
 ])
 def test_read_only_and_wrong_type_rejected(arm, params, needle):
     name = next(iter(params))
-    old = arm.get(name)
-    (result,) = arm.set(**params)
+    old = arm.get_params(name)
+    (result,) = arm.set_params(**params)
     assert not result.successful
     assert needle in result.reason.lower()
-    assert arm.get(name) == old
+    assert arm.get_params(name) == old
 
 
 def test_joint_limits_change_flips_then_limits(arm, restore):
     x, y = 0.3, 0.2
     # Elbow up needs q2 in [-pi, 0] (modulo whole turns); forbid it.
-    results = arm.set(joint_lower_limits=[-math.inf, 0.0], joint_upper_limits=[math.inf, 3.0])
+    results = arm.set_params(joint_lower_limits=[-math.inf, 0.0],
+                             joint_upper_limits=[math.inf, 3.0])
     assert all(r.successful for r in results)
     flipped = arm.send(pose(x, y))
     assert (flipped.name, flipped.code, flipped.status.level) == ('ELBOW_FLIPPED', 4, WARN)
@@ -479,7 +480,7 @@ def test_joint_limits_change_flips_then_limits(arm, restore):
     assert flipped.q[1] >= 0.0 and flipped.values['elbow'] == 'down'
     np.testing.assert_allclose(tip_xy(flipped.q), (x, y), atol=FK_TOLERANCE)
 
-    assert arm.set(allow_elbow_flip=False)[0].successful
+    assert arm.set_params(allow_elbow_flip=False)[0].successful
     limited = arm.send(pose(x, y))
     assert (limited.name, limited.code, limited.status.level) == ('JOINT_LIMITED', 3, WARN)
     assert limited.reachable is False
@@ -504,7 +505,7 @@ def test_namespace_gives_the_arm_its_own_topics(servo, probe):
         '/left_arm/target_pose')] == ['/left_arm']
     assert '/left_arm' in [i.node_namespace
                            for i in node.get_publishers_info_by_topic('/diagnostics')]
-    assert servo.get('plane', 'elbow') == {'plane': 'xz', 'elbow': 'up'}
+    assert servo.get_params('plane', 'elbow') == {'plane': 'xz', 'elbow': 'up'}
 
     reply = servo.send(pose(0.12, 0.0, 0.06))  # xz plane: u = x, v = z
     assert list(reply.joints.name) == ['shoulder_servo', 'elbow_servo']

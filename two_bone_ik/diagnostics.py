@@ -18,7 +18,7 @@ class TargetStatistics:
     """
 
     def __init__(self, now: float):
-        self.counts = {status: 0 for status in NodeStatus}
+        self.counts = dict.fromkeys(NodeStatus, 0)
         self.last_status: Optional[NodeStatus] = None
         self._window_start = now
         self._window_total = 0
@@ -85,7 +85,8 @@ class TargetStatistics:
             ('last_status_code', str(int(last)) if last is not None else ''),
             ('input_rate_hz', f'{rate:.3f}'),
         ]
-        values.extend((f'count_{status.name}', str(count)) for status, count in self.counts.items())
+        values.extend((f'count_{status.name}', str(count))
+                      for status, count in self.counts.items())
         return level, message, tuple(values)
 
     def _window_counts(self) -> dict:

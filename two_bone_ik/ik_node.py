@@ -286,7 +286,7 @@ def main(args=None) -> int:
     """
     try:
         rclpy.init(args=args)
-    except Exception as error:  # rcl rejects the command line or the params file
+    except RuntimeError as error:  # rcl (RCLError) rejects the command line or params file
         detail = ' '.join(str(error).split())
         print(f'{NODE_NAME}: cannot start: {detail}', file=sys.stderr)
         return 2
@@ -301,8 +301,8 @@ def main(args=None) -> int:
         return 2
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
-    except Exception:
-        # A signal shut the context down while a callback was publishing: that is a normal
+    except RuntimeError:
+        # RCLError from a publish because a signal shut the context down meanwhile: a normal
         # exit too. Anything else is a real error.
         if rclpy.ok():
             raise
