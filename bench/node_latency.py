@@ -12,7 +12,8 @@ The script starts two nodes as subprocesses and drives them from this process:
 - ``ik`` (namespace ``/ik``): the real two_bone_ik node (``python -m two_bone_ik``) with the
   default arm (config/two_bone_ik.yaml).
 
-Both use the same QoS (reliable, keep last 10) and executor (``rclpy.spin``). For each rate it
+Both use the same QoS (reliable, keep last ``--depth``, default 10 as the node) and executor
+(``rclpy.spin``). For each rate it
 runs ``--rounds`` rounds; in each round each node (alternating which goes first, so both see
 the same machine load on average) gets a short unmeasured warm-up, then ``--duration`` seconds
 of ``target_pose`` at that rate. Each target is a distinct point on a circle inside the reach,
@@ -48,8 +49,6 @@ from sensor_msgs.msg import JointState  # noqa: E402
 
 from two_bone_ik.solver import forward  # noqa: E402
 
-#: QoS of both nodes under test (rclpy's default profile: reliable, volatile, keep last 10).
-NODE_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 #: QoS of the driver's own endpoints: deep queues, so the instrument never drops a message.
 DRIVER_QOS = QoSProfile(depth=10000, reliability=ReliabilityPolicy.RELIABLE)
 LINKS = (0.30, 0.25)  # the default arm (config/two_bone_ik.yaml)
@@ -68,14 +67,15 @@ def phase_radius(phase):
 class EchoNode(Node):
     """The floor: answers each PoseStamped with a JointState (x, y as positions), no IK."""
 
-    def __init__(self):
+    def __init__(self, depth=10):
         super().__init__('latency_floor')
-        self._pub = self.create_publisher(JointState, 'joint_commands', NODE_QOS)
+        qos = QoSProfile(depth=depth, reliability=ReliabilityPolicy.RELIABLE)
+        self._pub = self.create_publisher(JointState, 'joint_commands', qos)
         self._msg = JointState()
         self._msg.header.frame_id = 'base_link'
         self._msg.name = ['shoulder_joint', 'elbow_joint']
         self._clock = self.get_clock()
-        self.create_subscription(PoseStamped, 'target_pose', self._on_target, NODE_QOS)
+        self.create_subscription(PoseStamped, 'target_pose', self._on_target, qos)
 
     def _on_target(self, msg):
         p = msg.pose.position
@@ -85,9 +85,9 @@ class EchoNode(Node):
         self._pub.publish(out)
 
 
-def run_echo_node():
+def run_echo_node(depth):
     rclpy.init()
-    node = EchoNode()
+    node = EchoNode(depth)
     try:
         rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
@@ -172,12 +172,19 @@ def spin_until(executor, predicate, timeout):
 class Bench:
     """Both nodes under test, started once, and the driver node of this process."""
 
-    def __init__(self, env, log_dir):
+    def __init__(self, env, log_dir, depth):
+        # The IK node's queue depths are set with the standard qos_overrides parameters.
+        qos_file = log_dir / 'qos_overrides.yaml'
+        qos_file.write_text(
+            '/**:\n  ros__parameters:\n    qos_overrides:\n'
+            f'      /ik/target_pose:\n        subscription:\n          depth: {depth}\n'
+            f'      /ik/joint_commands:\n        publisher:\n          depth: {depth}\n')
         commands = {
             'floor': [sys.executable, str(Path(__file__).resolve()), '--echo-node',
-                      '--ros-args', '-r', '__ns:=/floor'],
+                      '--depth', str(depth), '--ros-args', '-r', '__ns:=/floor'],
             'ik': [sys.executable, '-m', 'two_bone_ik', '--ros-args', '--params-file',
-                   str(REPO_ROOT / 'config' / 'two_bone_ik.yaml'), '-r', '__ns:=/ik'],
+                   str(REPO_ROOT / 'config' / 'two_bone_ik.yaml'), '--params-file',
+                   str(qos_file), '-r', '__ns:=/ik'],
         }
         self.logs = {kind: log_dir / f'{kind}.log' for kind in KINDS}
         self.processes = {}
@@ -261,10 +268,13 @@ def main(argv=None):
                         help='unmeasured seconds at the rate before each measurement')
     parser.add_argument('--rates', type=float, nargs='+', default=[100.0, 1000.0],
                         help='target rates in Hz (default 100 1000)')
+    parser.add_argument('--depth', type=int, default=10,
+                        help="keep-last depth of both nodes' target_pose and joint_commands "
+                        '(default 10, the node default)')
     parser.add_argument('--echo-node', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args(remove_ros_args(sys.argv if argv is None else argv)[1:])
     if args.echo_node:
-        run_echo_node()
+        run_echo_node(args.depth)
         return 0
 
     domain = 1 + os.getpid() % 100
@@ -279,7 +289,7 @@ def main(argv=None):
 
     rclpy.init()
     rows = []
-    bench = Bench(env, log_dir)
+    bench = Bench(env, log_dir, args.depth)
     try:
         bench.connect()
         for rate in args.rates:
@@ -310,7 +320,8 @@ def main(argv=None):
 
     print()
     print(f'python {sys.version.split()[0]}, rclpy from {Path(rclpy.__file__).parents[4]}, '
-          f'{os.cpu_count()} CPUs, {args.rounds} rounds x {args.duration:g} s per node and rate')
+          f'{os.cpu_count()} CPUs, {args.rounds} rounds x {args.duration:g} s per node and rate, '
+          f'queue depth {args.depth}')
     print('| rate | node | p50 (us) | p99 (us) | lost | p50 ratio | p99 ratio | node CPU/target |')
     print('|---:|---|---:|---:|---:|---:|---:|---:|')
     floors = {rate: stats for rate, kind, stats in rows if kind == 'floor'}
