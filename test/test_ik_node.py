@@ -578,9 +578,10 @@ def test_bad_config_exits_with_one_readable_line(bad_config_runs, case):
 
 
 @pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
-def test_qos_override_warning_and_clean_exit_on_signal(domain, probe, tmp_path, signum):
-    # Standard QoS override parameters apply to the command path (here: best effort input).
-    params = write_params(tmp_path / 'qos.yaml', {'qos_overrides': {
+def test_qos_override_warnings_and_clean_exit_on_signal(domain, probe, tmp_path, signum):
+    # Standard QoS override parameters apply to the command path (here: best effort input);
+    # a misspelt parameter is warned about.
+    params = write_params(tmp_path / 'qos.yaml', {'elbw': 'down', 'qos_overrides': {
         '/signal_test/target_pose': {'subscription': {'reliability': 'best_effort'}}}})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/signal_test'],
                      domain_id=domain, log_dir=tmp_path) as process:
@@ -596,6 +597,7 @@ def test_qos_override_warning_and_clean_exit_on_signal(domain, probe, tmp_path, 
 
         assert wait_until(warned, interval=0.1), process.output()
         assert process.returncode is None
+        assert "ignoring unknown parameter 'elbw' (misspelt?)" in process.stderr
         # Signal it while it is busy answering targets (the shutdown races the callbacks).
         for index in range(400):
             target.publish(pose(0.3, 0.001 * index))
