@@ -126,8 +126,7 @@ class IkNode(Node):
         self._solver = TargetSolver(config)
         self._previous = None
         self._clock = self.get_clock()
-        self._stats_start = time.monotonic()
-        self._stats = TargetStatistics(self._stats_start)
+        self._stats = TargetStatistics(time.monotonic())
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
 
