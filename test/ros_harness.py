@@ -18,11 +18,13 @@ Everything waits on a monotonic deadline for something observable (a matched end
 message, a reply, an exit); nothing sleeps and hopes.
 """
 
+import fcntl
 import os
 from pathlib import Path
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence
 
@@ -43,19 +45,56 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TIMEOUT = 15.0
 
 
+#: Lock files through which test processes on this machine claim domain ids.
+DOMAIN_LOCK_DIR = Path(tempfile.gettempdir()) / 'ros_domain_id_locks'
+
+_claimed_domains = {}  # domain id -> open lock file, held until this process exits
+_default_domain: List[int] = []
+
+
 def domain_id_for(pid: Optional[int] = None) -> int:
     """Return a ROS domain id in 1..100 derived from a process id (this one by default)."""
     return 1 + (os.getpid() if pid is None else pid) % 100
 
 
+def claim_domain_id(start: Optional[int] = None) -> int:
+    """Claim a ROS domain id (1..100) that no other process using this harness holds.
+
+    Tries ``start`` (default: :func:`domain_id_for` this process) and the ids after it, taking
+    an exclusive ``flock`` on ``DOMAIN_LOCK_DIR/<id>.lock``; the claim lasts until this process
+    exits. Each call claims another id (e.g. for a second, independent graph). Processes that
+    pick ids without the harness can still collide; the lock only orders harness users.
+    """
+    DOMAIN_LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    first = domain_id_for() if start is None else int(start)
+    for offset in range(100):
+        domain = 1 + (first - 1 + offset) % 100
+        if domain in _claimed_domains:
+            continue
+        lock = open(DOMAIN_LOCK_DIR / f'{domain}.lock', 'a')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        _claimed_domains[domain] = lock
+        return domain
+    raise RuntimeError(f'no free ROS domain id: all of 1..100 are locked in {DOMAIN_LOCK_DIR}')
+
+
 def isolate_ros_domain(domain_id: Optional[int] = None) -> int:
     """Make this process use its own ROS domain on localhost only; return the domain id.
 
-    Sets ``ROS_DOMAIN_ID`` and ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` in ``os.environ``,
-    which child processes inherit and rmw reads at ``rclpy.init``. Call it before creating a
-    :class:`RosProbe`.
+    Without ``domain_id``, the process's first :func:`claim_domain_id` (claimed on the first
+    call, the same id afterwards). Sets ``ROS_DOMAIN_ID`` and
+    ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` in ``os.environ``, which child processes inherit
+    and rmw reads at ``rclpy.init``. Call it before creating a :class:`RosProbe`.
     """
-    domain_id = domain_id_for() if domain_id is None else int(domain_id)
+    if domain_id is None:
+        if not _default_domain:
+            _default_domain.append(claim_domain_id())
+        domain_id = _default_domain[0]
+    domain_id = int(domain_id)
     os.environ['ROS_DOMAIN_ID'] = str(domain_id)
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     os.environ.pop('ROS_LOCALHOST_ONLY', None)
