@@ -33,7 +33,11 @@ def test_each_quadrant_both_elbows_hand_checked(target, up, down):
     # Unit links and a target at distance sqrt(2): the elbow is a right angle.
     for elbow, expected in (('up', up), ('down', down)):
         solution = solve(*target, 1.0, 1.0, elbow=elbow)
-        assert (solution.q1, solution.q2) == pytest.approx(expected, abs=1e-12)
+        # q1 = -pi and q1 = pi are the same pose; compare modulo a whole turn.
+        assert math.remainder(solution.q1 - expected[0], 2 * math.pi) == pytest.approx(
+            0.0, abs=1e-12)
+        assert solution.q2 == pytest.approx(expected[1], abs=1e-12)
+        assert -math.pi <= solution.q1 <= math.pi
         assert solution.status is IkStatus.REACHED
         assert solution.reachable
         assert solution.elbow == elbow

@@ -307,8 +307,9 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         b = (r - long) + short
         a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
         b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
-    # The shoulder offset needs no division: atan2(sign a b, rc^2 + l1^2 - l2^2), with
-    # rc^2 - l2^2 factored for the same reason.
+    # The shoulder angle is the target's direction turned back by the offset
+    # atan2(sign a b, rc^2 + l1^2 - l2^2) (rc^2 - l2^2 factored for the same reason), done as one
+    # rotation of (x, y): one atan2, no division, and no wrapping. With l1 = 0 the offset is 0.
     if elbow == 'up':
         sign = -1.0
     elif elbow == 'down':
@@ -316,21 +317,18 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     else:
         sign = None
     if r > 0.0:
-        phi = _atan2(y, x)
         if sign is None:
             _check_elbow(elbow)
-            sign = _nearest_sign(phi, a, b, rc, l1, l2, previous)
-        q1 = phi - _atan2(sign * a * b, (rc - l2) * (rc + l2) + l1 * l1)
-        if q1 > _PI:
-            q1 -= TWO_PI
-        elif q1 < -_PI:
-            q1 += TWO_PI
+            sign = _nearest_sign(_atan2(y, x), a, b, rc, l1, l2, previous)
+        sab = sign * a * b
+        adjacent = (rc - l2) * (rc + l2) + l1 * l1 if l1 > 0.0 else 1.0
+        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
     else:
         # At the origin the direction is undefined: keep the previous shoulder angle.
-        phi = q1 = 0.0 if previous is None else _wrap(float(previous[0]))
+        q1 = 0.0 if previous is None else _wrap(float(previous[0]))
         if sign is None:
             _check_elbow(elbow)
-            sign = _nearest_sign(phi, a, b, rc, l1, l2, previous)
+            sign = _nearest_sign(q1, a, b, rc, l1, l2, previous)
     q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
 
     if limits is not None:
@@ -338,6 +336,7 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         fit1 = _into_range(q1, *limits[0])
         fit2 = _into_range(q2, *limits[1])
         if fit1 is None or fit2 is None:
+            phi = _atan2(y, x) if r > 0.0 else q1
             return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, rc, sign, status, limits,
                                   allow_elbow_flip)
         q1, q2 = fit1, fit2
@@ -674,14 +673,19 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         a[inside] = 2.0 * math.sqrt(l1 * l2)
         b[inside] = 0.0
     ab = a * b
-    adjacent = rc - l2
-    adjacent *= rc + l2
-    adjacent += l1 * l1
+    if l1 > 0.0:
+        adjacent = rc - l2
+        adjacent *= rc + l2
+        adjacent += l1 * l1
+    else:
+        adjacent = np.ones_like(rc)
     at_origin = r == 0.0
     any_at_origin = bool(at_origin.any())
-    phi = np.arctan2(y, x)
-    if any_at_origin:
-        phi[at_origin] = 0.0 if previous is None else _wrap_array(previous[at_origin, 0])
+    phi = None
+    if limits is not None or (elbow == 'nearest' and previous is not None):
+        phi = np.arctan2(y, x)
+        if any_at_origin:
+            phi[at_origin] = 0.0 if previous is None else _wrap_array(previous[at_origin, 0])
     if elbow == 'nearest' and previous is not None:
         offset = np.arctan2(ab, adjacent)
         q2_abs = 2.0 * np.arctan2(a, b)
@@ -690,15 +694,14 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         cost_down = (_wrap_array(phi - offset - previous[:, 0]) ** 2
                      + _wrap_array(q2_abs - previous[:, 1]) ** 2)
         sign = np.where(cost_up <= cost_down, -1.0, 1.0)
-        q1 = np.arctan2(sign * ab, adjacent)
+        sab = sign * ab
     else:
         sign = 1.0 if elbow == 'down' else -1.0
-        q1 = np.arctan2(ab if sign > 0.0 else np.negative(ab, out=ab), adjacent)
-    np.subtract(phi, q1, out=q1)
-    q1[q1 > math.pi] -= TWO_PI
-    q1[q1 < -math.pi] += TWO_PI
+        sab = ab if sign > 0.0 else -ab
+    # As in solve: the target's direction turned back by the shoulder offset, one rotation.
+    q1 = np.arctan2(y * adjacent - x * sab, x * adjacent + y * sab)
     if any_at_origin:
-        q1[at_origin] = phi[at_origin]
+        q1[at_origin] = 0.0 if previous is None else _wrap_array(previous[at_origin, 0])
     q2 = np.arctan2(a, b)
     q2 *= 2.0 * sign
     q2 += 0.0
@@ -737,7 +740,6 @@ def _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status
     pending = np.isnan(fit1) | np.isnan(fit2)
     changed = np.flatnonzero(pending)
     if allow_elbow_flip:
-        ab = np.abs(ab)  # solve_batch may have given it the elbow's sign
         flip = np.flatnonzero(pending & (status == IkStatus.REACHED) & (ab > 0.0))
         other_q1 = _wrap_array(phi[flip] - np.arctan2(-sign[flip] * ab[flip], adjacent[flip]))
         flip1 = _into_range_array(other_q1, lo1, hi1)
