@@ -120,6 +120,7 @@ def ros_environment(domain_id: int, pythonpath: Optional[Path] = REPO_ROOT,
     env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     env.pop('ROS_LOCALHOST_ONLY', None)
     env['PYTHONUNBUFFERED'] = '1'
+    env['PYTHONFAULTHANDLER'] = '1'  # SIGABRT dumps every thread's Python stack
     env['RCUTILS_COLORIZED_OUTPUT'] = '0'
     if pythonpath is not None:
         parts = [str(pythonpath)] + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p]
@@ -216,8 +217,25 @@ class NodeProcess:
         return self.process.poll()
 
     def wait(self, timeout: float = DEFAULT_TIMEOUT) -> int:
-        """Wait for the process to exit and return its exit code (``TimeoutExpired`` if not)."""
-        return self.process.wait(timeout=timeout)
+        """Wait for the process to exit and return its exit code.
+
+        Raises
+        ------
+        AssertionError
+            If it is still running after ``timeout`` s; it is then aborted (SIGABRT, which
+            makes a Python child print its threads' stacks) and the message holds its output.
+        """
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            raise AssertionError(f'{self.command} still running after {timeout:g} s; '
+                                 f'aborted\n{self.output()}') from None
 
     def send_signal(self, signum: int = signal.SIGINT) -> None:
         if self.process.poll() is None:

@@ -16,6 +16,8 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 
 import dataclasses
 import gc
+import os
+import signal
 import sys
 import time
 
@@ -281,14 +283,30 @@ class IkNode(Node):
 def main(args=None) -> int:
     """Run the node until Ctrl-C or shutdown; return the process exit code.
 
-    A bad configuration prints one line naming the parameter to stderr and returns 2.
+    A bad configuration prints one line naming the parameter to stderr and ends the process
+    with exit code 2 (``os._exit``: see below); a command line rcl rejects returns 2.
     """
+    # Once rclpy is up, its own SIGINT handler shuts the context down and spin() returns at a
+    # clean point; Python's default handler would also raise KeyboardInterrupt wherever the
+    # main thread happens to be (seen: inside rclpy's Task constructor, whose __del__ then
+    # printed a traceback). rclpy chains to the handler installed here, which only interrupts
+    # before rclpy is up.
+    rclpy_up = []
+
+    def on_sigint(signum, frame):
+        if not rclpy_up:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
     try:
         rclpy.init(args=args)
     except RuntimeError as error:  # rcl (RCLError) rejects the command line or params file
         detail = ' '.join(str(error).split())
         print(f'{NODE_NAME}: cannot start: {detail}', file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 0
+    rclpy_up.append(True)
     node = None
     try:
         node = IkNode()
@@ -296,8 +314,13 @@ def main(args=None) -> int:
         gc.freeze()
         rclpy.spin(node)
     except ArmConfigError as error:
-        print(f'{NODE_NAME}: invalid parameter {error}', file=sys.stderr)
-        return 2
+        print(f'{NODE_NAME}: invalid parameter {error}', file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        # Leave without tearing down the half-started node: on Kilted, destroying a node's
+        # services moments after creating it, while other participants are being discovered,
+        # occasionally deadlocked in the middleware (seen in the bad-config tests), and the
+        # same teardown runs at interpreter exit. Nothing here needs a clean goodbye.
+        os._exit(2)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except RuntimeError:
