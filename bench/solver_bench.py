@@ -27,13 +27,13 @@ SERVO_LIMITS = ((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2))
 
 
 def bare_solve(x, y, l1, l2):
-    """The floor: elbow-up law of cosines, no checks, a bare tuple."""
+    """Solve like the floor: elbow-up law of cosines, no checks, a bare tuple."""
     q2 = -math.acos((x * x + y * y - l1 * l1 - l2 * l2) / (2.0 * l1 * l2))
     return math.atan2(y, x) - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2)), q2
 
 
 def bare_solve_batch(xy, l1, l2):
-    """The vectorised floor: the same formula on numpy arrays."""
+    """Solve like the vectorised floor: the same formula on numpy arrays."""
     x, y = xy[:, 0], xy[:, 1]
     q2 = -np.arccos((x * x + y * y - l1 * l1 - l2 * l2) / (2.0 * l1 * l2))
     q1 = np.arctan2(y, x) - np.arctan2(l2 * np.sin(q2), l1 + l2 * np.cos(q2))

@@ -69,15 +69,15 @@ def test_already_at_target_takes_no_sweep():
 
 
 @pytest.mark.parametrize('kwargs, message', [
-    (dict(target=(math.nan, 0.0)), 'target must be 2 finite coordinates'),
-    (dict(lengths=(0.3, -0.1)), 'lengths must be non-negative finite values'),
-    (dict(initial=(0.0,)), 'initial must be 2 finite angles'),
-    (dict(limits=((0.0, 1.0),)), 'limits must have 2'),
-    (dict(limits=((0.0, 1.0), (2.0, 1.0))), 'joint 2 lower limit 2.0 rad is above'),
-    (dict(tolerance=0.0), 'tolerance must be positive'),
+    ({'target': (math.nan, 0.0)}, 'target must be 2 finite coordinates'),
+    ({'lengths': (0.3, -0.1)}, 'lengths must be non-negative finite values'),
+    ({'initial': (0.0,)}, 'initial must be 2 finite angles'),
+    ({'limits': ((0.0, 1.0),)}, 'limits must have 2'),
+    ({'limits': ((0.0, 1.0), (2.0, 1.0))}, 'joint 2 lower limit 2.0 rad is above'),
+    ({'tolerance': 0.0}, 'tolerance must be positive'),
 ])
 def test_invalid_input_raises(kwargs, message):
-    arguments = dict(target=(0.3, 0.2), lengths=(0.3, 0.25), initial=(0.0, 0.0))
+    arguments = {'target': (0.3, 0.2), 'lengths': (0.3, 0.25), 'initial': (0.0, 0.0)}
     arguments.update(kwargs)
     with pytest.raises(IkInputError, match=message):
         solve_ccd(**arguments)
