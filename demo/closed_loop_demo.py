@@ -409,7 +409,7 @@ def _draw(path, recorder, schedule, start, rows, config):
     ], loc='lower left', fontsize=8, framealpha=0.9)
 
     def wrapped(samples):
-        """(times, q1s, q2s) wrapped into [-pi, pi), with a gap wherever an angle wraps."""
+        """Return (times, q1s, q2s) wrapped into [-pi, pi), with a gap wherever one wraps."""
         out = ([], [], [])
         previous = None
         for t, q in samples:

@@ -57,7 +57,7 @@ class Arm:
         return self.states.wait_for(at_rest_there, start=len(self.states), timeout=timeout)
 
     def alive(self):
-        """The node still runs and still publishes."""
+        """Check that the node still runs and still publishes."""
         assert self.node.returncode is None, self.node.output()
         self.states.wait_for_count(len(self.states) + 3)
 

@@ -290,7 +290,7 @@ class ArmSim:
     # -- commands and stepping -------------------------------------------------------------
 
     def clamp_target(self, index: int, position: float) -> float:
-        """The actuator target for a commanded angle of joint ``index``, rad.
+        """Return the actuator target for a commanded angle of joint ``index``, rad.
 
         Limited joints: the angle clamped into the joint range. Continuous joints: the angle
         modulo a full turn that is nearest to the current angle.
