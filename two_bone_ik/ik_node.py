@@ -15,20 +15,14 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 """
 
 import dataclasses
-import gc
-import os
-import signal
-import sys
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
 from rcl_interfaces.msg import SetParametersResult
-import rclpy
 from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -38,7 +32,9 @@ from std_msgs.msg import Bool
 
 from two_bone_ik.arm_config import ArmConfig, ArmConfigError, PARAMETER_NAMES
 from two_bone_ik.diagnostics import TargetStatistics
+from two_bone_ik.node_main import run_node
 from two_bone_ik.node_status import LEVELS, NodeStatus
+from two_bone_ik.parameter_types import type_mismatch
 from two_bone_ik.target_solver import TargetSolver
 
 NODE_NAME = 'two_bone_ik'
@@ -96,14 +92,6 @@ _PARAMETERS = {
         'commanded), metres.',
         '0 to 10 m',
         {'floating_point_range': [FloatingPointRange(from_value=0.0, to_value=10.0, step=0.0)]}),
-}
-
-_TYPE_TEXT = {
-    ParameterType.PARAMETER_DOUBLE_ARRAY: 'an array of 2 doubles (write 1.0, not 1)',
-    ParameterType.PARAMETER_STRING_ARRAY: 'an array of 2 strings',
-    ParameterType.PARAMETER_STRING: 'a string',
-    ParameterType.PARAMETER_BOOL: 'true or false',
-    ParameterType.PARAMETER_DOUBLE: 'a double (write 1.0, not 1)',
 }
 
 
@@ -195,10 +183,8 @@ class IkNode(Node):
         override = getattr(self, '_parameter_overrides', {}).get(name)
         if override is None:
             return f'{name}: ' + ' '.join(str(error).split())
-        if override.type_.value != type_:
-            return (f'{name}: expected {_TYPE_TEXT[type_]}, got '
-                    f'{override.type_.name.lower()} {override.value!r}')
-        return f'{name}: expected {_PARAMETERS[name][2]}, got {override.value!r}'
+        return (type_mismatch(name, type_, override)
+                or f'{name}: expected {_PARAMETERS[name][2]}, got {override.value!r}')
 
     def _warn_unknown_overrides(self):
         overrides = getattr(self, '_parameter_overrides', {})
@@ -284,55 +270,10 @@ def main(args=None) -> int:
     """Run the node until Ctrl-C or shutdown; return the process exit code.
 
     A bad configuration prints one line naming the parameter to stderr and ends the process
-    with exit code 2 (``os._exit``: see below); a command line rcl rejects returns 2.
+    with exit code 2; a command line rcl rejects returns 2 (see
+    :func:`two_bone_ik.node_main.run_node`).
     """
-    # Once rclpy is up, its own SIGINT handler shuts the context down and spin() returns at a
-    # clean point; Python's default handler would also raise KeyboardInterrupt wherever the
-    # main thread happens to be (seen: inside rclpy's Task constructor, whose __del__ then
-    # printed a traceback). rclpy chains to the handler installed here, which only interrupts
-    # before rclpy is up.
-    rclpy_up = []
-
-    def on_sigint(signum, frame):
-        if not rclpy_up:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        rclpy.init(args=args)
-    except RuntimeError as error:  # rcl (RCLError) rejects the command line or params file
-        detail = ' '.join(str(error).split())
-        print(f'{NODE_NAME}: cannot start: {detail}', file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
-    rclpy_up.append(True)
-    node = None
-    try:
-        node = IkNode()
-        # Start-up objects live for good: keep the garbage collector from rescanning them.
-        gc.freeze()
-        rclpy.spin(node)
-    except ArmConfigError as error:
-        print(f'{NODE_NAME}: invalid parameter {error}', file=sys.stderr, flush=True)
-        sys.stdout.flush()
-        # Leave without tearing down the half-started node: on Kilted, destroying a node's
-        # services moments after creating it, while other participants are being discovered,
-        # occasionally deadlocked in the middleware (seen in the bad-config tests), and the
-        # same teardown runs at interpreter exit. Nothing here needs a clean goodbye.
-        os._exit(2)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except RuntimeError:
-        # RCLError from a publish because a signal shut the context down meanwhile: a normal
-        # exit too. Anything else is a real error.
-        if rclpy.ok():
-            raise
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(NODE_NAME, IkNode, args)
 
 
 __all__ = ['IkNode', 'main', 'NodeStatus']
