@@ -1,12 +1,11 @@
 """Tests of the two_bone_ik_sim node as a real process over DDS: commands, state, robustness."""
 
 import math
-import os
 
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
-from ros_harness import domain_id_for
+from ros_harness import claim_domain_id
 from ros_harness import isolate_ros_domain
 from ros_harness import NodeProcess
 from ros_harness import REPO_ROOT
@@ -60,6 +59,12 @@ class Arm:
         """Check that the node still runs and still publishes."""
         assert self.node.returncode is None, self.node.output()
         self.states.wait_for_count(len(self.states) + 3)
+
+
+@pytest.fixture(scope='module')
+def own_domain():
+    """Claim a second domain for this process, for sims that must not meet the ``arm``."""
+    return claim_domain_id()
 
 
 @pytest.fixture(scope='module')
@@ -128,10 +133,10 @@ def test_warnings_are_throttled(arm):
     assert arm.node.stderr.count('ignoring unknown joint(s)') - before < 20
 
 
-def test_params_file_limits_and_override_then_clean_ctrl_c(tmp_path):
+def test_params_file_limits_and_override_then_clean_ctrl_c(tmp_path, own_domain):
     # The servo arm's file gives joint names and limits; an explicit parameter overrides it.
     # Its own domain: the module's default-arm sim is still running.
-    domain = domain_id_for(os.getpid() + 1)
+    domain = own_domain
     ros_args = ['-p', f'arm_params_file:={SERVO_PARAMS}', '-p', 'base_frame:=servo_base',
                 '-p', 'real_time_factor:=2.0']
     with NodeProcess(MODULE, ros_args=ros_args, domain_id=domain, log_dir=tmp_path,
@@ -152,9 +157,8 @@ def test_params_file_limits_and_override_then_clean_ctrl_c(tmp_path):
     (['-p', 'link_lengths:=[0.3, -0.1]'], 'link_lengths: expected 2 non-negative'),
     (['-p', 'arm_params_file:=/nonexistent.yaml'], 'arm_params_file: params file'),
 ])
-def test_bad_parameter_exits_with_one_line(tmp_path, ros_args, message):
-    domain = domain_id_for(os.getpid() + 1)
-    node = NodeProcess(MODULE, ros_args=ros_args, domain_id=domain, log_dir=tmp_path,
+def test_bad_parameter_exits_with_one_line(tmp_path, own_domain, ros_args, message):
+    node = NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,
                        name='bad').start()
     assert node.wait() == 2, node.output()
     lines = node.stderr.strip().splitlines()
