@@ -1,6 +1,7 @@
 """Tests of the two_bone_ik_sim node as a real process over DDS: commands, state, robustness."""
 
 import math
+import signal
 
 from geometry_msgs.msg import PoseStamped
 import numpy as np
@@ -164,3 +165,29 @@ def test_bad_parameter_exits_with_one_line(tmp_path, own_domain, ros_args, messa
     lines = node.stderr.strip().splitlines()
     assert lines == [f'two_bone_ik_sim: invalid parameter {lines[0].split(" parameter ")[1]}']
     assert message in lines[0]
+
+
+def test_command_line_rcl_rejects_exits_2(tmp_path, own_domain):
+    node = NodeProcess(MODULE, ros_args=['-p', 'natural_frequency:=[1.0,'],
+                       domain_id=own_domain, log_dir=tmp_path, name='bad_args').start()
+    assert node.wait() == 2, node.output()
+    assert 'two_bone_ik_sim: cannot start: ' in node.stderr, node.output()
+    assert 'Traceback' not in node.stderr + node.stdout, node.output()
+
+
+@pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
+def test_clean_exit_on_signal_while_busy(tmp_path, own_domain, signum):
+    # Publishing at 1 kHz and following a stream of commands, the node is inside a callback
+    # (often inside a publish) when the signal shuts its context down: still exit 0, quietly.
+    ros_args = ['-p', 'publish_rate:=1000.0', '-p', 'real_time_factor:=2.0']
+    with NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,
+                     name='busy_sim') as node, RosProbe(own_domain, 'busy_probe') as probe:
+        arm = Arm(node, probe)
+        arm.states.wait_for_count(len(arm.states) + 50)
+        for index in range(400):
+            arm.send([SHOULDER, ELBOW], [0.001 * index, -0.001 * index])
+            if index == 200:
+                node.send_signal(signum)
+        returncode = node.wait()
+    assert returncode == 0, node.output()
+    assert 'Traceback' not in node.stderr + node.stdout, node.output()

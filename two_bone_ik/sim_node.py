@@ -29,9 +29,7 @@ import time
 
 from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
-import rclpy
 from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
@@ -40,6 +38,8 @@ from two_bone_ik.arm_config import ArmConfig
 from two_bone_ik.arm_config import ArmConfigError
 from two_bone_ik.arm_config import load_arm_config
 from two_bone_ik.arm_config import PARAMETER_NAMES
+from two_bone_ik.node_main import run_node
+from two_bone_ik.parameter_types import type_mismatch
 from two_bone_ik.sim import ArmSim
 from two_bone_ik.sim import DEFAULT_DAMPING_RATIO
 from two_bone_ik.sim import DEFAULT_JOINT_DAMPING
@@ -108,14 +108,6 @@ _ARM_DESCRIPTIONS = {
     'plane': (_STRING, 'Axes (u, v) of base_frame spanned by the arm: xy, xz or yz.'),
     'joint_lower_limits': (_DOUBLES, 'Lower joint limits of the simulated arm, radians.'),
     'joint_upper_limits': (_DOUBLES, 'Upper joint limits of the simulated arm, radians.'),
-}
-
-_TYPE_TEXT = {
-    _DOUBLE: 'a double (write 1.0, not 1)',
-    _DOUBLES: 'an array of 2 doubles (write 1.0, not 1)',
-    _STRING: 'a string',
-    _STRINGS: 'an array of 2 strings',
-    _BOOL: 'true or false',
 }
 
 
@@ -188,9 +180,9 @@ class SimNode(Node):
 
     def _declare_error(self, name, type_, error) -> str:
         override = getattr(self, '_parameter_overrides', {}).get(name)
-        if override is not None and override.type_.value != type_:
-            return (f'{name}: expected {_TYPE_TEXT[type_]}, got '
-                    f'{override.type_.name.lower()} {override.value!r}')
+        mismatch = override is not None and type_mismatch(name, type_, override)
+        if mismatch:
+            return mismatch
         if override is not None and name in _SIM_PARAMETERS:
             bounds = _SIM_PARAMETERS[name][3]['floating_point_range'][0]
             return (f'{name}: expected {bounds.from_value:g} to {bounds.to_value:g}, got '
@@ -284,27 +276,11 @@ class SimNode(Node):
 def main(args=None) -> int:
     """Run the node until Ctrl-C or shutdown; return the process exit code.
 
-    A bad configuration prints one line naming the parameter to stderr and returns 2.
+    A bad configuration prints one line naming the parameter to stderr and ends the process
+    with exit code 2; a command line rcl rejects returns 2 (see
+    :func:`two_bone_ik.node_main.run_node`).
     """
-    try:
-        rclpy.init(args=args)
-    except Exception as error:  # rcl rejects the command line or the params file
-        print(f"{NODE_NAME}: cannot start: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
-    node = None
-    try:
-        node = SimNode()
-        rclpy.spin(node)
-    except ArmConfigError as error:
-        print(f'{NODE_NAME}: invalid parameter {error}', file=sys.stderr)
-        return 2
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(NODE_NAME, SimNode, args)
 
 
 if __name__ == '__main__':
