@@ -112,7 +112,9 @@ def loop(tmp_path_factory):
             raise AssertionError('the arm never reached the first target\n' + ik.output()
                                  + sim.output())
         yield loop
+    # Both were stopped with SIGINT on leaving the block: a clean exit each.
     for process in (ik, sim):
+        assert process.returncode == 0, process.output()
         assert 'Traceback' not in process.stderr, process.output()
 
 
