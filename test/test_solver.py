@@ -250,3 +250,16 @@ def test_property_any_target_gives_the_closest_workspace_point(l1, l2, x, y, elb
     assert math.hypot(tip[0] - x, tip[1] - y) == pytest.approx(expected, abs=1e-9 * scale)
     assert solution.error == pytest.approx(expected, abs=1e-9 * scale)
     assert solution.reachable == (solution.status is IkStatus.REACHED)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.floats(min_value=0.0, max_value=10.0), min_size=4, max_size=4),
+       position=st.integers(min_value=0, max_value=3),
+       bad=st.sampled_from([math.nan, math.inf, -math.inf, -0.5]))
+def test_property_a_bad_value_anywhere_raises_naming_it(values, position, bad):
+    names = ('x', 'y', 'l1', 'l2')
+    if bad == -0.5 and position < 2:
+        bad = math.nan  # negative coordinates are fine; negative lengths are not
+    values[position] = bad
+    with pytest.raises(IkInputError, match=rf'^{names[position]} must be'):
+        solve(*values)
