@@ -93,3 +93,12 @@ def test_batch_invalid_input_names_the_value():
         solve_batch([[0.1, 0.2]], 0.3, 0.25, limits=((1.0, 0.0), (0.0, 1.0)))
     with pytest.raises(IkInputError, match='elbow must be'):
         solve_batch([[0.1, 0.2]], 0.3, 0.25, elbow='sideways')
+
+
+def test_batch_radius_is_exact_for_huge_and_tiny_coordinates():
+    xy = np.array([[3e-170, 4e-170], [3e200, 4e200], [0.0, 0.0], [0.3, 0.4]])
+    batch = solve_batch(xy, 0.3, 0.25)
+    assert_matches_scalar(batch, xy, 0.3, 0.25)
+    # The tiny target is not the origin: the arm points along its direction.
+    assert batch.q[0, 0] == pytest.approx(math.atan2(4.0, 3.0))
+    assert batch.error[1] == pytest.approx(5e200)

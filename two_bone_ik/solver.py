@@ -642,12 +642,12 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     _check_elbow(elbow)
     if limits is not None:
         limits = _check_limits(limits)
-    x = xy[:, 0]
-    y = xy[:, 1]
+    x = np.ascontiguousarray(xy[:, 0])  # contiguous columns vectorise better
+    y = np.ascontiguousarray(xy[:, 1])
     s = l1 + l2
     d = abs(l1 - l2)
     slack = REACH_TOLERANCE * s
-    r = np.hypot(x, y)
+    r = _radius(x, y)
     rc = np.minimum(np.maximum(r, d), s)
     outside = r > s
     inside = r < d
@@ -718,6 +718,24 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
                                         limits, allow_elbow_flip, tip, error)
     reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
     return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip, error)
+
+
+def _radius(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Distances (m) of points from the origin: np.hypot's result, several times faster.
+
+    The plain square root is exact to rounding unless a square overflows or underflows; then
+    np.hypot does the whole batch.
+    """
+    with np.errstate(over='ignore', under='ignore'):
+        r = x * x
+        r += y * y
+    np.sqrt(r, out=r)
+    if r.size == 0:
+        return r
+    if r.max() >= 1e150 or (r.min() < 1e-150 and np.any(
+            (r < 1e-150) & ((x != 0.0) | (y != 0.0)))):
+        return np.hypot(x, y)
+    return r
 
 
 def _forward_array(q1: np.ndarray, q2: np.ndarray, l1: float, l2: float) -> np.ndarray:
