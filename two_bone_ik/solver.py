@@ -467,17 +467,19 @@ def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, rc, sign, status, limits, allo
     return IkSolution(fit1, fit2, status, reachable, tip, error, elbow)
 
 
-def _limit_candidates(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
+def _limit_candidates(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges, atan2=math.atan2,
+                      sin=math.sin, cos=math.cos):
     """Yield (q1, q2) poses (rad) among which the closest in-limits pose must be.
 
     The squared tip distance is smooth on the box of joint limits, so its minimum lies at a
     stationary point inside (an exact solution, or the arm straight or folded along the
     target's line), on an edge (one joint at a limit: the tip moves on a circle, whose closest
     point to the target has a closed form) or at a corner. Candidates may lie outside the
-    limits; the caller drops those.
+    limits; the caller drops those. Works on floats, or on arrays of targets when given numpy's
+    ``arctan2``, ``sin`` and ``cos``.
     """
     for q2 in (q2_exact, -q2_exact):
-        yield phi - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2)), q2
+        yield phi - atan2(l2 * sin(q2), l1 + l2 * cos(q2)), q2
     for q2 in (0.0, math.pi):
         yield phi, q2
         yield phi + math.pi, q2
@@ -487,7 +489,7 @@ def _limit_candidates(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
                 for q2 in (q2_lo, q2_hi)]
     for q1 in q1_edges:
         ex, ey = elbow_position(q1, l1)
-        yield q1, math.atan2(y - ey, x - ex) - q1
+        yield q1, atan2(y - ey, x - ex) - q1
     for q2 in q2_edges:
         yield phi - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2)), q2
     for q1 in q1_edges:
@@ -551,7 +553,8 @@ def _closest_in_limits_array(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
     best1 = np.full(x.shape, np.nan)
     best2 = np.full(x.shape, np.nan)
     best_distance = np.full(x.shape, _INF)
-    for q1, q2 in _limit_candidates_array(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
+    for q1, q2 in _limit_candidates(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges,
+                                    np.arctan2, np.sin, np.cos):
         fit1 = _into_range_array(np.broadcast_to(q1, x.shape), lo1, hi1)
         fit2 = _into_ranges_array(np.broadcast_to(q2, x.shape), q2_ranges)
         a12 = fit1 + fit2
@@ -562,27 +565,6 @@ def _closest_in_limits_array(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
         best2 = np.where(better, fit2, best2)
         best_distance = np.where(better, distance, best_distance)
     return best1, best2
-
-
-def _limit_candidates_array(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
-    """Vectorised :func:`_limit_candidates`, in the same order."""
-    for q2 in (q2_exact, -q2_exact):
-        yield phi - np.arctan2(l2 * np.sin(q2), l1 + l2 * np.cos(q2)), q2
-    for q2 in (0.0, math.pi):
-        yield phi, q2
-        yield phi + math.pi, q2
-    lo1, hi1 = q1_range
-    q1_edges = () if hi1 - lo1 >= TWO_PI else (lo1, hi1)
-    q2_edges = [q2 for q2_lo, q2_hi in q2_ranges if q2_hi - q2_lo < TWO_PI
-                for q2 in (q2_lo, q2_hi)]
-    for q1 in q1_edges:
-        ex, ey = elbow_position(q1, l1)
-        yield q1, np.arctan2(y - ey, x - ex) - q1
-    for q2 in q2_edges:
-        yield phi - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2)), q2
-    for q1 in q1_edges:
-        for q2 in q2_edges:
-            yield q1, q2
 
 
 def _check_batch_inputs(xy, l1, l2, previous):
