@@ -22,15 +22,13 @@ Run it with ``make demo``, or ``python demo/closed_loop_demo.py [--output demo.p
 
 import argparse
 import math
-import os
 from pathlib import Path
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
-REPO = Path(__file__).resolve().parent.parent
+from demo_processes import REPO, start_node, stop_node, use_own_localhost_domain
+
 if str(REPO) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(REPO))
 
@@ -253,26 +251,6 @@ class Recorder:
         self.rclpy.try_shutdown(context=self.context)
 
 
-def _start(module, ros_args, log):
-    env = dict(os.environ)
-    env['PYTHONPATH'] = os.pathsep.join([str(REPO)] + [p for p in env.get(
-        'PYTHONPATH', '').split(os.pathsep) if p])
-    command = [sys.executable, '-m', module, '--ros-args'] + ros_args
-    return subprocess.Popen(command, env=env, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
-                            stderr=subprocess.STDOUT)
-
-
-def _stop(process):
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return process.returncode
-
-
 def _last_before(samples, t):
     """Value of the last (time, value) sample at or before ``t`` (None if none)."""
     value = None
@@ -465,17 +443,15 @@ def run(params_file, output):
     """Run the demo; return the process exit code."""
     config = load_arm_config(params_file)
     schedule = Schedule(config)
-    domain_id = 1 + os.getpid() % 100
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
+    domain_id = use_own_localhost_domain()
     print(f'starting the IK node and the MuJoCo sim with {params_file.name} '
           f'(ROS_DOMAIN_ID={domain_id}, localhost only)', flush=True)
     failures = []
     with tempfile.TemporaryFile(mode='w+') as log:
         processes = {
-            'IK node': _start('two_bone_ik', ['--params-file', str(params_file)], log),
-            'sim': _start('two_bone_ik.sim_node', ['-p', f'arm_params_file:={params_file}'],
-                          log),
+            'IK node': start_node('two_bone_ik', ['--params-file', str(params_file)], log),
+            'sim': start_node('two_bone_ik.sim_node',
+                              ['-p', f'arm_params_file:={params_file}'], log),
         }
         recorder = None
         try:
@@ -490,7 +466,7 @@ def run(params_file, output):
             if recorder is not None:
                 recorder.close()
             for name, process in processes.items():
-                code = _stop(process)
+                code = stop_node(process)
                 if code != 0:
                     failures.append(f'the {name} exited with {code} on SIGINT')
         if failures:

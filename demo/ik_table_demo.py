@@ -19,15 +19,19 @@ Run it with ``make demo`` (which builds the virtualenv), or ``python demo/ik_tab
 
 import argparse
 import math
-import os
 from pathlib import Path
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
-REPO = Path(__file__).resolve().parent.parent
+from demo_processes import REPO, start_node, stop_node, use_own_localhost_domain
+
+if str(REPO) not in sys.path:  # run from a clone without installing
+    sys.path.insert(0, str(REPO))
+
+from two_bone_ik.arm_config import load_arm_config  # noqa: E402
+from two_bone_ik.solver import forward  # noqa: E402
+
 DEFAULT_PARAMS = REPO / 'config' / 'two_bone_ik.yaml'
 NODE_NAME = 'two_bone_ik'
 #: Seconds to wait for any one answer; an upper bound only, never a sleep.
@@ -70,22 +74,6 @@ def _parse_args(argv):
     parser.add_argument('--params-file', type=Path, default=DEFAULT_PARAMS,
                         help='ROS parameters YAML for the node (default: %(default)s)')
     return parser.parse_args(argv)
-
-
-def _read_link_lengths(params_file):
-    import yaml
-
-    with open(params_file) as stream:
-        document = yaml.safe_load(stream)
-    for key, section in document.items():
-        if key.split('/')[-1] in (NODE_NAME, '**'):
-            return tuple(section['ros__parameters'].get('link_lengths', (0.30, 0.25)))
-    return (0.30, 0.25)
-
-
-def _forward(q1, q2, l1, l2):
-    return (l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
-            l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
 
 
 def _fmt(value, width=7, digits=3):
@@ -190,30 +178,10 @@ class NodeClient:
         self._rclpy.shutdown(context=self.context)
 
 
-def _start_node(params_file, env, log):
-    command = [sys.executable, '-m', 'two_bone_ik', '--ros-args', '--params-file',
-               str(params_file)]
-    return subprocess.Popen(command, env=env, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
-                            stderr=subprocess.STDOUT)
-
-
-def _stop_node(process):
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return process.returncode
-
-
 def run(params_file):
     """Run the demo; return the process exit code."""
-    domain_id = 1 + os.getpid() % 100
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
-    l1, l2 = _read_link_lengths(params_file)
+    domain_id = use_own_localhost_domain()
+    l1, l2 = load_arm_config(params_file).link_lengths
     shown = params_file.relative_to(REPO) if params_file.is_relative_to(REPO) else params_file
     print(f'two_bone_ik demo: node with {shown} (links {l1:g} m + {l2:g} m), '
           f'ROS_DOMAIN_ID={domain_id}, localhost only')
@@ -221,7 +189,7 @@ def run(params_file):
               f"{'q2 [rad]':>8}  {'tip x, y [m]':<15} {'reach':<5}  status")
     failures = []
     with tempfile.TemporaryFile(mode='w+') as log:
-        process = _start_node(params_file, dict(os.environ), log)
+        process = start_node('two_bone_ik', ['--params-file', str(params_file)], log)
         client = None
         try:
             client = NodeClient(domain_id)
@@ -242,7 +210,7 @@ def run(params_file):
                 target = ', '.join(_fmt(c, 6, 3) for c in xyz)
                 if command is not None:
                     q1, q2 = command.position
-                    tip = ', '.join(_fmt(c, 6, 3) for c in _forward(q1, q2, l1, l2))
+                    tip = ', '.join(_fmt(c, 6, 3) for c in forward(q1, q2, l1, l2))
                     angles = f'{_fmt(q1, 8)} {_fmt(q2, 8)}'
                 else:
                     tip, angles = '(no command)', f"{'-':>8} {'-':>8}"
@@ -260,7 +228,7 @@ def run(params_file):
         finally:
             if client is not None:
                 client.close()
-            returncode = _stop_node(process)
+            returncode = stop_node(process)
         if returncode != 0:
             failures.append(f'the node exited with {returncode} on SIGINT')
         if failures:
