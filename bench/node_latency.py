@@ -21,8 +21,8 @@ so each ``joint_commands`` answer is matched to its target (from the echoed x, y
 forward kinematics of the IK answer) and timed with this process's monotonic clock; an answer
 that never comes is lost. It prints p50 / p99 / max latency, lost answers and the node's CPU
 time per target, then a table with the ik / floor ratios: of the pooled p50 and p99, and of the
-median over rounds of each round's p99 (less swayed by one stall of the machine). A script, not a test: the figures
-depend on the machine and its load.
+median over rounds of each round's p99 (less swayed by one stall of the machine). A script,
+not a test: the figures depend on the machine and its load.
 """
 
 import argparse
