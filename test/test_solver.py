@@ -58,8 +58,7 @@ def test_full_stretch_is_reached_with_a_straight_arm():
         solution = solve(x, y, 0.3, 0.25)
         assert solution.status is IkStatus.REACHED
         assert solution.q2 == 0.0
-        assert solution.q1 == pytest.approx(math.remainder(angle, 2 * math.pi), abs=1e-12) or \
-            abs(abs(solution.q1) - math.pi) < 1e-12
+        assert math.remainder(solution.q1 - angle, 2 * math.pi) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_fully_folded_on_the_inner_circle_is_reached():
