@@ -226,7 +226,9 @@ def test_property_reachable_tip_hits_target(l1, l2, fraction, angle, elbow):
     assert solution.reachable
     tip = forward(solution.q1, solution.q2, l1, l2)
     assert math.hypot(tip[0] - x, tip[1] - y) <= 1e-9 * s
-    assert math.copysign(1.0, solution.q2) == (-1.0 if elbow == 'up' else 1.0) or solution.q2 == 0
+    # q2 has the elbow's sign; only a straight arm (full stretch) has q2 = 0.
+    straight = solution.q2 == 0.0 and abs(r - s) <= 1e-12 * s
+    assert math.copysign(1.0, solution.q2) == (-1.0 if elbow == 'up' else 1.0) or straight
 
 
 # Zero-length links, or links from a nanometre to a kilometre (far tinier ones underflow when
