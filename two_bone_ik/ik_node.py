@@ -42,7 +42,7 @@ NODE_NAME = 'two_bone_ik'
 #: Seconds between ``/diagnostics`` reports.
 DIAGNOSTICS_PERIOD = 1.0
 
-#: Minimum seconds between two warnings about rejected targets.
+#: Minimum seconds between two warnings about rejected targets with the same status.
 WARNING_THROTTLE = 5.0
 
 #: Parameters that may change while the node runs (validated by the on-set callback).
@@ -117,6 +117,7 @@ class IkNode(Node):
         self._previous = None
         self._clock = self.get_clock()
         self._stats = TargetStatistics(time.monotonic())
+        self._last_warning = {}  # rejected NodeStatus -> time.monotonic() of its last warning
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
 
@@ -221,29 +222,36 @@ class IkNode(Node):
     def _on_target(self, msg: PoseStamped) -> None:
         p = msg.pose.position
         result = self._solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
-        stamp = self._clock.now().to_msg()
         if result.ik_status is not None:
             joints = self._joint_msg
-            joints.header.stamp = stamp
+            joints.header.stamp = self._clock.now().to_msg()
             joints.position = [result.q1, result.q2]
             self._joint_pub.publish(joints)
             self._previous = (result.q1, result.q2)
         self._reachable_pub.publish(self._reachable_msgs[result.reachable])
-        # The status text costs more than the solve: build it only for someone.
+        # The status text costs more than the solve: build it only for someone, and only once.
+        text = None
         if self._status_pub.get_subscription_count():
+            text = self._solver.describe(result)
             self._status_pub.publish(DiagnosticStatus(
                 level=_LEVEL_BYTES[LEVELS[result.status]], name=self._status_name,
-                message=self._solver.describe(result),
-                hardware_id=self._config.base_frame,
+                message=text, hardware_id=self._config.base_frame,
                 values=[KeyValue(key=k, value=v) for k, v in self._solver.values(result)]))
         self._stats.record(result.status)
-        # One call site per reason, so each is throttled on its own.
-        if result.status is NodeStatus.WRONG_FRAME:
-            self.get_logger().warning(self._solver.describe(result),
-                                      throttle_duration_sec=WARNING_THROTTLE)
-        elif result.status is NodeStatus.INVALID_TARGET:
-            self.get_logger().warning(self._solver.describe(result),
-                                      throttle_duration_sec=WARNING_THROTTLE)
+        if result.ik_status is None:
+            self._warn_rejected(result, text)
+
+    def _warn_rejected(self, result, text) -> None:
+        """Log a rejected target, at most once per ``WARNING_THROTTLE`` s for each status.
+
+        ``text`` is its description if already built, else None (built here only if logged).
+        """
+        now = time.monotonic()
+        last = self._last_warning.get(result.status)
+        if last is not None and now - last < WARNING_THROTTLE:
+            return
+        self._last_warning[result.status] = now
+        self.get_logger().warning(text if text is not None else self._solver.describe(result))
 
     def _publish_diagnostics(self) -> None:
         level, message, values = self._stats.report(time.monotonic())
