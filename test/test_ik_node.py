@@ -21,6 +21,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 
 from two_bone_ik.arm_config import ArmConfig, load_arm_config
+from two_bone_ik.node_main import EXIT_BAD_CONFIG
 from two_bone_ik.node_status import NodeStatus
 from two_bone_ik.solver import forward
 
@@ -47,10 +48,14 @@ def values(status):
 
 
 class Reply:
-    """What the node published for one target."""
+    """What the node published for one target.
 
-    def __init__(self, joints, reachable, status):
+    ``joints_before`` is how many joint commands the probe held when the target was published.
+    """
+
+    def __init__(self, joints, reachable, status, joints_before):
         self.joints = joints
+        self.joints_before = joints_before
         self.reachable = reachable.data
         self.status = status
         self.values = values(status)
@@ -120,7 +125,7 @@ class Arm:
                                      [counts[1] + 1, counts[0] + (0 if rejected else 1)])
         assert len(self.status) == counts[2] + 1
         joints = None if rejected else self.joints.messages[counts[0]]
-        return Reply(joints, self.reachable.messages[counts[1]], status)
+        return Reply(joints, self.reachable.messages[counts[1]], status, counts[0])
 
     def set_params(self, **params):
         return self.probe.set_parameters(self.node_name, params)
@@ -324,17 +329,24 @@ def test_off_plane_target_solved_for_its_projection(arm):
 
 
 def assert_rejected_then_recovers(arm, reply, name, code):
-    assert reply.joints is None
     assert reply.reachable is False
     assert (reply.name, reply.code, reply.status.level) == (name, code, ERROR)
     assert reply.status.message.startswith(f'{name}: ')
-    # The node keeps working and the rejected target commanded nothing: the next command is
-    # the only new one and it is for the next target.
-    count = len(arm.joints)
-    after = arm.send(pose(-0.1, 0.35))
-    assert len(arm.joints) == count + 1
+    # The node keeps working, and the rejected target commanded nothing. DDS delivers one
+    # writer's samples in order, so once the command for the next target has arrived, any
+    # command sent for the rejected one has arrived before it: since the rejected target was
+    # published, exactly one command must have come, the next target's.
+    x, y = -0.1, 0.35
+    after = arm.send(pose(x, y))
     assert after.code == NodeStatus.REACHED
-    np.testing.assert_allclose(tip_xy(after.q), (-0.1, 0.35), atol=FK_TOLERANCE)
+
+    def commands_next_target(joints):
+        return np.allclose(tip_xy(joints.position), (x, y), rtol=0.0, atol=FK_TOLERANCE)
+
+    command = arm.joints.wait_for(commands_next_target, start=reply.joints_before)
+    new = arm.joints.messages[reply.joints_before:]
+    assert len(new) == 1, [tuple(m.position) for m in new]
+    assert new[0] is command is after.joints
 
 
 def test_wrong_frame_rejected(arm):
@@ -376,28 +388,50 @@ def test_diagnostics_counts(arm, probe):
 
     # The first report arrives after every earlier target was answered (and so counted).
     baseline = values(ours(diagnostics.wait_for(ours))[0])
-    for target in [pose(0.2, 0.2), pose(0.1, -0.3), pose(3.0, 0.0), pose(0.1, 0.1, frame='map'),
-                   pose(math.nan, 0.0)]:
-        arm.send(target)
+    sent = [(pose(0.2, 0.2), 'solved', 'REACHED'), (pose(0.1, -0.3), 'solved', 'REACHED'),
+            (pose(3.0, 0.0), 'clamped', 'OUT_OF_REACH'),
+            (pose(0.1, 0.1, frame='map'), 'rejected', 'WRONG_FRAME'),
+            (pose(math.nan, 0.0), 'rejected', 'INVALID_TARGET')]
+    for target, _, status in sent:
+        assert arm.send(target).name == status
     base_total = int(baseline['targets'])
+    total = base_total + len(sent)
 
-    def counts_reached(array):
+    def counts_all(array):
         mine = ours(array)
-        return bool(mine) and int(values(mine[0])['targets']) >= base_total + 5
+        return bool(mine) and int(values(mine[0])['targets']) >= total
 
-    report = ours(diagnostics.wait_for(counts_reached))[0]
+    array = diagnostics.wait_for(counts_all)
+    (report,) = ours(array)
+    assert len(array.status) == 1  # one node publishes one status per report
     now = values(report)
-    delta = {key: int(now[key]) - int(baseline[key])
-             for key in ('solved', 'clamped', 'rejected', 'count_REACHED', 'count_OUT_OF_REACH',
-                         'count_WRONG_FRAME', 'count_INVALID_TARGET')}
-    assert delta == {'solved': 2, 'clamped': 1, 'rejected': 2, 'count_REACHED': 2,
-                     'count_OUT_OF_REACH': 1, 'count_WRONG_FRAME': 1, 'count_INVALID_TARGET': 1}
-    assert int(now['targets']) == base_total + 5
+    assert int(now['targets']) == total
+    categories = ('solved', 'clamped', 'rejected')
+    keys = categories + tuple(f'count_{status.name}' for status in NodeStatus)
+    delta = {key: int(now[key]) - int(baseline[key]) for key in keys}
+    expected = dict.fromkeys(keys, 0)
+    for _, category, status in sent:
+        expected[category] += 1
+        expected[f'count_{status}'] += 1
+    assert delta == expected
     assert (now['last_status'], now['last_status_code']) == ('INVALID_TARGET', '12')
-    assert report.level == ERROR  # the window holding the last target saw rejections
-    assert float(now['input_rate_hz']) > 0.0
-    assert report.message.split()[0].isdigit()
-    assert len(diagnostics.messages[-1].status) == 1
+    assert report.level == ERROR  # the window holding the last target saw a rejection
+
+    # The report covers the targets counted since the report before it (every report since
+    # the baseline arrived: reliable, and matched before the baseline), at least the last one.
+    position = next(i for i, a in enumerate(diagnostics.messages) if a is array)
+    earlier = [r for a in diagnostics.messages[:position] for r in ours(a)]
+    in_window = total - int(values(earlier[-1])['targets'])
+    assert 1 <= in_window <= len(sent)
+    head = f'{in_window} targets in the last '
+    assert report.message.startswith(head), report.message
+    assert report.message.endswith('; last INVALID_TARGET'), report.message
+    # 'N targets in the last E s (R Hz)': the rate is N / E (E is rounded to 0.1 s).
+    elapsed = float(report.message[len(head):].split(' s (')[0])
+    rate = float(now['input_rate_hz'])
+    assert in_window / (elapsed + 0.05) - 5e-4 <= rate, (report.message, rate)
+    if elapsed > 0.05:
+        assert rate <= in_window / (elapsed - 0.05) + 5e-4, (report.message, rate)
     probe.node.destroy_subscription(diagnostics.subscription)
 
 
@@ -570,7 +604,7 @@ def bad_config_runs(domain, tmp_path_factory):
 def test_bad_config_exits_with_one_readable_line(bad_config_runs, case):
     returncode, stdout, stderr = bad_config_runs[case]
     parameter = BAD_CONFIGS[case][1]
-    assert returncode != 0
+    assert returncode == EXIT_BAD_CONFIG == 2  # the exit code README promises
     assert 'Traceback' not in stdout + stderr
     lines = [line for line in (stdout + stderr).splitlines() if line.strip()]
     assert len(lines) == 1, lines
