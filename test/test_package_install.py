@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from ros_harness import claim_domain_id
 
 PACKAGE = 'two_bone_ik'
 REPO = Path(__file__).resolve().parent.parent
@@ -127,8 +128,12 @@ def _wait_for(condition, executor, what, timeout=TIMEOUT):
 
 @pytest.fixture
 def ros_domain(monkeypatch):
-    """Give this test a ROS domain of its own, discovery limited to this machine."""
-    domain = 150 + os.getpid() % 80
+    """Give this test a ROS domain of its own, discovery limited to this machine.
+
+    The id is claimed through the harness (1..100, inside the range the ROS docs call safe on
+    Linux, and locked against other harness users on this machine).
+    """
+    domain = claim_domain_id()
     monkeypatch.setenv('ROS_DOMAIN_ID', str(domain))
     monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     return domain
