@@ -51,7 +51,7 @@ PIP_QUIET := sed -u "/^WARNING: Location '.*' is ignored/d"
 # (tests and demos pick their own domain per process on top of this).
 export ROS_AUTOMATIC_DISCOVERY_RANGE := LOCALHOST
 ifndef ROS_DOMAIN_ID
-ROS_DOMAIN_ID := $(shell echo $$(( 101 + $$$$ % 100 )))
+ROS_DOMAIN_ID := $(shell echo $$(( 1 + $$$$ % 100 )))
 endif
 export ROS_DOMAIN_ID
 # The virtualenv is the ROS prefix; a ROS distro sourced in the calling shell must not leak in.
