@@ -7,7 +7,8 @@ Topics (relative, so a namespace gives each arm its own set):
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used);
 - publishes ``joint_commands`` (sensor_msgs/JointState, reliable) for every accepted target;
 - publishes ``reachable`` (std_msgs/Bool, reliable, transient local, depth 1) for every target;
-- publishes ``ik_status`` (diagnostic_msgs/DiagnosticStatus) for every target;
+- publishes ``ik_status`` (diagnostic_msgs/DiagnosticStatus) for every target while a
+  subscriber is matched (not even built otherwise);
 - publishes ``/diagnostics`` (diagnostic_msgs/DiagnosticArray) about once a second.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.yaml`` or
