@@ -15,14 +15,20 @@ from two_bone_ik.arm_config import ArmConfig
 from two_bone_ik.arm_config import from_plane
 from two_bone_ik.arm_config import joint_axis
 from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.arm_config import PLANE_AXES
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
 from two_bone_ik.urdf import arm_urdf
+from two_bone_ik.urdf import default_link_radius
 from two_bone_ik.urdf import main
 from two_bone_ik.urdf import OPEN_SIDE_SPAN
 from two_bone_ik.urdf import urdf_joint_limits
 
 REPO = Path(__file__).resolve().parents[1]
+
+#: What the README promises: links of 2 kg/m, at least 0.05 kg each.
+LINEAR_DENSITY = 2.0
+MIN_LINK_MASS = 0.05
 CONFIGS = sorted((REPO / 'config').glob('*.yaml'))
 
 #: Extra arms covering the third plane, half-open limits and a zero-length link.
@@ -86,14 +92,31 @@ def test_structure_follows_config(config):
             assert urdf_lo == (hi - OPEN_SIDE_SPAN if math.isinf(lo) else lo)
             assert urdf_hi == (lo + OPEN_SIDE_SPAN if math.isinf(hi) else hi)
 
-    for name in ('link1', 'link2'):
+    u_index = PLANE_AXES[config.plane][0]
+    for name, length in zip(('link1', 'link2'), config.link_lengths):
         link = robot.find(f"link[@name='{name}']")
         inertial = link.find('inertial')
-        assert float(inertial.find('mass').get('value')) > 0.0
+        mass, axial, transverse = _expected_inertial(config, length)
+        assert float(inertial.find('mass').get('value')) == pytest.approx(mass, rel=1e-12)
+        com = [0.0, 0.0, 0.0]
+        com[u_index] = 0.5 * length  # the middle of the link
+        assert _floats(inertial.find('origin').get('xyz')) == pytest.approx(com, abs=1e-15)
         inertia = inertial.find('inertia')
-        assert all(float(inertia.get(k)) > 0.0 for k in ('ixx', 'iyy', 'izz'))
-        assert link.findall('visual')
+        diagonal = [float(inertia.get(k)) for k in ('ixx', 'iyy', 'izz')]
+        expected = [transverse, transverse, transverse]
+        expected[u_index] = axial  # the cylinder's own axis is u
+        assert diagonal == pytest.approx(expected, rel=1e-12)
+        assert [float(inertia.get(k)) for k in ('ixy', 'ixz', 'iyz')] == [0.0, 0.0, 0.0]
+        # A hub at the joint, and a cylinder along the link unless it has no length.
+        assert len(link.findall('visual')) == (2 if length > 0.0 else 1)
     assert robot.find(f"link[@name='{config.base_frame}']").find('inertial') is None
+
+
+def _expected_inertial(config, length):
+    """(mass kg, axial and transverse inertia kg m^2) of a link: a solid cylinder."""
+    mass = max(LINEAR_DENSITY * length, MIN_LINK_MASS)
+    radius = default_link_radius(config)
+    return (mass, mass * radius ** 2 / 2.0, mass * (3.0 * radius ** 2 + length ** 2) / 12.0)
 
 
 def test_joint_limit_mapping():
@@ -132,8 +155,18 @@ def test_mujoco_loads_it(config):
     assert bodies == ['world', config.base_frame, 'link1', 'link2', 'tool']
     assert [model.joint(i).name for i in range(model.njnt)] == list(config.joint_names)
     assert all(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
-    assert model.ngeom > 0  # visuals kept (discardvisual="false")
-    assert model.body('link1').mass[0] > 0.0 and model.body('link2').mass[0] > 0.0
+    # Every URDF visual becomes a geom (discardvisual="false"): base pedestal, a hub per joint,
+    # a cylinder per link with length, the tool sphere.
+    visuals = len(ET.fromstring(arm_urdf(config)).findall('link/visual'))
+    assert visuals == 4 + sum(length > 0.0 for length in config.link_lengths)
+    assert model.ngeom == visuals
+    for name, length in zip(('link1', 'link2'), config.link_lengths):
+        mass, axial, transverse = _expected_inertial(config, length)
+        body = model.body(name)
+        assert body.mass[0] == pytest.approx(mass, rel=1e-12)
+        # MuJoCo keeps the principal moments (its own order): one axial, two transverse.
+        assert sorted(body.inertia) == pytest.approx(sorted([axial, transverse, transverse]),
+                                                     rel=1e-9)
     for i in range(2):
         np.testing.assert_allclose(model.jnt_axis[i], joint_axis(config.plane))
         expected = urdf_joint_limits(config.joint_lower_limits[i], config.joint_upper_limits[i])
