@@ -252,25 +252,28 @@ class ArmSim:
         """Simulated time since the last reset, s."""
         return float(self.data.time)
 
+    # The joint-indexed properties use integer-array (fancy) indexing, which already returns a
+    # new array: no further copy. The tip and elbow ones index one row, a view: copied.
+
     @property
     def positions(self) -> np.ndarray:
         """Joint angles, rad, shape (2,)."""
-        return self.data.qpos[self._qpos_adr].copy()
+        return self.data.qpos[self._qpos_adr]
 
     @property
     def velocities(self) -> np.ndarray:
         """Joint velocities, rad/s, shape (2,)."""
-        return self.data.qvel[self._dof_adr].copy()
+        return self.data.qvel[self._dof_adr]
 
     @property
     def efforts(self) -> np.ndarray:
         """Actuator torques on the joints, N m, shape (2,)."""
-        return self.data.qfrc_actuator[self._dof_adr].copy()
+        return self.data.qfrc_actuator[self._dof_adr]
 
     @property
     def targets(self) -> np.ndarray:
         """Current actuator targets, rad, shape (2,)."""
-        return self.data.ctrl[self._actuators].copy()
+        return self.data.ctrl[self._actuators]
 
     @property
     def tip_position(self) -> np.ndarray:
