@@ -8,6 +8,7 @@ switch through the parameter service the measured elbow must be on the requested
 
 import math
 
+from diagnostic_msgs.msg import DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
@@ -17,8 +18,10 @@ from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
 from sensor_msgs.msg import JointState
 
+from two_bone_ik.arm_config import from_plane
 from two_bone_ik.arm_config import load_arm_config
 from two_bone_ik.solver import elbow_position
+from two_bone_ik.solver import forward
 
 PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
 CONFIG = load_arm_config(PARAMS)  # 0.30 + 0.25 m in the xy plane, no limits
@@ -46,9 +49,11 @@ class Loop:
         self.targets = probe.publisher(PoseStamped, 'target_pose')
         self.tips = probe.collect(PoseStamped, 'tip_pose')
         self.states = probe.collect(JointState, 'joint_states')
+        self.statuses = probe.collect(DiagnosticStatus, 'ik_status')
         probe.wait_for_subscribers(self.targets)
         probe.wait_for_publishers(self.tips)
         probe.wait_for_publishers(self.states)
+        probe.wait_for_publishers(self.statuses)
 
     def send(self, x, y):
         msg = PoseStamped()
@@ -73,11 +78,36 @@ class Loop:
         return self.probe.spin_until(lambda: self._settled_at(goal, start), timeout,
                                      f'the tip to settle at {goal}')
 
+    def status_for(self, target, start, timeout=15.0):
+        """Wait for the IK node's ``ik_status`` about ``target`` (from index ``start``).
+
+        Matched by the target's distance from the shoulder, which the status carries. Returns
+        ``(message, {key: value})``.
+        """
+        distance = f'{math.hypot(*target):.6f}'
+
+        def about_target(msg):
+            return any(kv.key == 'target_distance' and kv.value == distance
+                       for kv in msg.values)
+        msg = self.statuses.wait_for(about_target, start=start, timeout=timeout)
+        return msg, {kv.key: kv.value for kv in msg.values}
+
     def drive(self, target, goal, timeout=20.0):
-        """Send ``target`` and wait until the tip settles at ``goal``; return the tip position."""
+        """Send ``target``, wait until the tip settles at ``goal``; return (tip, ik_status values).
+
+        The tip is the settled ``tip_pose`` message.
+        """
+        start = len(self.statuses)
         self.send(*target)
-        tip = self.settle(goal, timeout).pose.position
-        return np.array([tip.x, tip.y, tip.z])
+        tip = self.settle(goal, timeout)
+        return tip, self.status_for(target, start)[1]
+
+    def check_tip_is_forward_of_joints(self, tip):
+        """The measured tip is the forward kinematics of the joint_states with its stamp."""
+        state = self.states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
+        expected = from_plane(*forward(*state.position, L1, L2), CONFIG.plane)
+        p = tip.pose.position
+        np.testing.assert_allclose((p.x, p.y, p.z), expected, atol=1e-9)
 
     def joints(self):
         """Latest measured joint angles, rad."""
@@ -100,10 +130,14 @@ def loop(tmp_path_factory):
         # target counts: repeat a first target until the arm has gone there.
         first = (0.35, 0.2)
         loop.tips.wait_for_count(1)
+        # Likewise its ik_status publisher must have matched the probe (it publishes the status
+        # only to a subscriber): wait for the first target's status too.
         for _ in range(20):
+            start = len(loop.statuses)
             loop.send(*first)
             try:
                 loop.settle(first, timeout=1.5)
+                loop.status_for(first, start, timeout=1.5)
                 break
             except AssertionError:
                 assert ik.returncode is None and sim.returncode is None, \
@@ -124,8 +158,12 @@ REACHABLE = [(0.45, 0.10), (-0.20, 0.40), (0.10, -0.45), (-0.52, -0.05), (0.06, 
 @pytest.mark.parametrize('target', REACHABLE)
 def test_reachable_target_settles_within_1_mm(loop, target):
     assert INNER < math.hypot(*target) < OUTER
-    tip = loop.drive(target, target)
-    assert np.linalg.norm(tip[:2] - target) < TOLERANCE
+    tip, status = loop.drive(target, target)
+    # drive() saw the measured tip settle on the target; independently, the IK node says so
+    # too, and the tip is the arm's own forward kinematics of its measured joints.
+    assert (status['status'], status['code']) == ('REACHED', '0'), status
+    assert float(status['tip_error']) < 1e-9, status
+    loop.check_tip_is_forward_of_joints(tip)
 
 
 UNREACHABLE = [(0.80, 0.30), (-0.10, -0.70), (0.02, -0.01), (-0.015, 0.03)]
@@ -136,8 +174,12 @@ def test_unreachable_target_settles_at_closest_workspace_point(loop, target):
     r = math.hypot(*target)
     assert r > OUTER or r < INNER
     goal = closest_workspace_point(*target)
-    tip = loop.drive(target, goal)
-    assert np.linalg.norm(tip[:2] - goal) < TOLERANCE
+    tip, status = loop.drive(target, goal)
+    # The IK node reports it unreachable, on the right side, with the error the tip shows.
+    expected = 'OUT_OF_REACH' if r > OUTER else 'INSIDE_INNER'
+    assert status['status'] == expected, status
+    assert float(status['tip_error']) == pytest.approx(math.dist(target, goal), abs=1e-6)
+    loop.check_tip_is_forward_of_joints(tip)
 
 
 def _elbow_side(joints, target):
@@ -152,7 +194,8 @@ def test_elbow_switch_through_parameter_service(loop, elbow, side):
     assert results[0].successful, results[0].reason
     target = (0.30, 0.25)
     loop.drive((0.45, -0.10), (0.45, -0.10))  # away first, so the tip has to travel
-    loop.drive(target, target)
+    _, status = loop.drive(target, target)
+    assert status['elbow'] == elbow, status
     # After settling, the latest joint_states is the settled pose.
     joints = loop.joints()
     assert _elbow_side(joints, target) == side
