@@ -103,7 +103,7 @@ class Loop:
         return tip, self.status_for(target, start)[1]
 
     def check_tip_is_forward_of_joints(self, tip):
-        """The measured tip is the forward kinematics of the joint_states with its stamp."""
+        """Check the tip is the forward kinematics of the joint_states with its stamp."""
         state = self.states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
         expected = from_plane(*forward(*state.position, L1, L2), CONFIG.plane)
         p = tip.pose.position
