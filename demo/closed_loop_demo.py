@@ -27,7 +27,8 @@ import sys
 import tempfile
 import time
 
-from demo_processes import REPO, start_node, stop_node, use_own_localhost_domain
+from demo_processes import DemoError, REPO, spin_until, start_node, stop_node
+from demo_processes import use_own_localhost_domain
 
 if str(REPO) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(REPO))
@@ -65,10 +66,6 @@ WAYPOINTS = (
     ('start', 0.72, 0.28),
 )
 SWITCH_AT = 3
-
-
-class DemoError(RuntimeError):
-    """Something the demo needs did not happen."""
 
 
 def _parse_args(argv):
@@ -171,15 +168,7 @@ class Recorder:
         return (u, v)
 
     def spin_until(self, condition, what, timeout=TIMEOUT):
-        deadline = time.monotonic() + timeout
-        while not condition():
-            for name, process in self.processes.items():
-                if process.poll() is not None:
-                    raise DemoError(f'the {name} exited with {process.returncode} while waiting '
-                                    f'for {what}')
-            if time.monotonic() > deadline:
-                raise DemoError(f'no {what} within {timeout:g} s')
-            self.executor.spin_once(timeout_sec=0.02)
+        spin_until(self.executor, condition, what, self.processes, timeout)
 
     def send(self, u, v):
         msg = self.PoseStamped()

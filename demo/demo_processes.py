@@ -1,15 +1,20 @@
-"""Process plumbing shared by the demos: a ROS domain on localhost, start and stop nodes."""
+"""Process plumbing shared by the demos: a ROS domain on localhost, start, watch, stop nodes."""
 
 import os
 from pathlib import Path
 import signal
 import subprocess
 import sys
+import time
 
 REPO = Path(__file__).resolve().parent.parent
 
 #: Seconds a node may take to stop on SIGINT before it is killed.
 STOP_TIMEOUT = 20.0
+
+
+class DemoError(RuntimeError):
+    """A step got no answer, not the expected one, or a node died."""
 
 
 def use_own_localhost_domain() -> int:
@@ -40,3 +45,22 @@ def stop_node(process):
             process.kill()
             process.wait()
     return process.returncode
+
+
+def spin_until(executor, condition, what, processes, timeout, step=0.02):
+    """Spin ``executor`` until ``condition()`` holds.
+
+    Raises
+    ------
+    DemoError
+        If ``timeout`` seconds pass first, or one of ``processes`` (name -> Popen) exits.
+    """
+    deadline = time.monotonic() + timeout
+    while not condition():
+        for name, process in processes.items():
+            if process.poll() is not None:
+                raise DemoError(f'the {name} exited with {process.returncode} while waiting '
+                                f'for {what}')
+        if time.monotonic() > deadline:
+            raise DemoError(f'no {what} within {timeout:g} s')
+        executor.spin_once(timeout_sec=step)

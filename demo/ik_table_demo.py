@@ -22,9 +22,9 @@ import math
 from pathlib import Path
 import sys
 import tempfile
-import time
 
-from demo_processes import REPO, start_node, stop_node, use_own_localhost_domain
+from demo_processes import DemoError, REPO, spin_until, start_node, stop_node
+from demo_processes import use_own_localhost_domain
 
 if str(REPO) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(REPO))
@@ -63,10 +63,6 @@ STEPS = (
 
 #: Statuses for which the node publishes no joint command.
 REJECTED = ('WRONG_FRAME', 'INVALID_TARGET')
-
-
-class DemoError(RuntimeError):
-    """A step got no answer, or not the expected one."""
 
 
 def _parse_args(argv):
@@ -118,14 +114,7 @@ class NodeClient:
 
     def spin_until(self, condition, what, process, timeout=TIMEOUT):
         """Spin until ``condition()`` holds; raise DemoError on timeout or if the node died."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if process.poll() is not None:
-                raise DemoError(f'the node exited with {process.returncode} while waiting for '
-                                f'{what}')
-            if time.monotonic() > deadline:
-                raise DemoError(f'no {what} within {timeout:g} s')
-            self.executor.spin_once(timeout_sec=0.05)
+        spin_until(self.executor, condition, what, {'node': process}, timeout)
 
     def wait_for_node(self, process):
         node = self.node
