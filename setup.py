@@ -27,9 +27,9 @@ setup(
     license='Apache-2.0',
     entry_points={
         'console_scripts': [
-            'two_bone_ik_node = two_bone_ik.ik_node:main',
-            'two_bone_ik_urdf = two_bone_ik.urdf:main',
-            'two_bone_ik_sim = two_bone_ik.sim_node:main',
+            'two_bone_ik_node = two_bone_ik.nodes.entry_points:ik_node',
+            'two_bone_ik_urdf = two_bone_ik.nodes.entry_points:urdf_command',
+            'two_bone_ik_sim = two_bone_ik.nodes.entry_points:sim_node',
         ],
     },
 )

@@ -5,8 +5,8 @@ Starts two processes from the same params file (default ``config/two_bone_ik.yam
 machine only (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and in a ROS domain of its own:
 
 - the IK node (``python -m two_bone_ik``), which turns ``target_pose`` into ``joint_commands``;
-- the simulated arm (``python -m two_bone_ik.sim_node``), which follows ``joint_commands`` in
-  MuJoCo, in real time, and publishes the measured ``joint_states`` and ``tip_pose``.
+- the simulated arm (``python -m two_bone_ik.nodes.sim_node``), which follows ``joint_commands``
+  in MuJoCo, in real time, and publishes the measured ``joint_states`` and ``tip_pose``.
 
 This script streams targets along a fixed path at 20 Hz: it visits waypoints, holding each for a
 while, goes out of reach, passes through the inner hole of the workspace, and halfway switches
@@ -33,9 +33,9 @@ from demo_processes import use_own_localhost_domain
 if str(REPO) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(REPO))
 
-from two_bone_ik.arm_config import from_plane  # noqa: E402
-from two_bone_ik.arm_config import load_arm_config  # noqa: E402
-from two_bone_ik.arm_config import to_plane  # noqa: E402
+from two_bone_ik.arm.params_file import load_arm_config  # noqa: E402
+from two_bone_ik.arm.plane import from_plane  # noqa: E402
+from two_bone_ik.arm.plane import to_plane  # noqa: E402
 from two_bone_ik.solver import elbow_position  # noqa: E402
 from two_bone_ik.solver import solve  # noqa: E402
 
@@ -439,7 +439,7 @@ def run(params_file, output):
     with tempfile.TemporaryFile(mode='w+') as log:
         processes = {
             'IK node': start_node('two_bone_ik', ['--params-file', str(params_file)], log),
-            'sim': start_node('two_bone_ik.sim_node',
+            'sim': start_node('two_bone_ik.nodes.sim_node',
                               ['-p', f'arm_params_file:={params_file}'], log),
         }
         recorder = None

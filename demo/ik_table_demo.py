@@ -29,7 +29,7 @@ from demo_processes import use_own_localhost_domain
 if str(REPO) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(REPO))
 
-from two_bone_ik.arm_config import load_arm_config  # noqa: E402
+from two_bone_ik.arm.params_file import load_arm_config  # noqa: E402
 from two_bone_ik.solver import forward  # noqa: E402
 
 DEFAULT_PARAMS = REPO / 'config' / 'two_bone_ik.yaml'

@@ -18,8 +18,8 @@ from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
 from sensor_msgs.msg import JointState
 
-from two_bone_ik.arm_config import from_plane
-from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
 
@@ -122,7 +122,7 @@ def loop(tmp_path_factory):
                 '-p', 'publish_rate:=50.0']
     with NodeProcess('two_bone_ik', params_file=PARAMS, domain_id=domain, log_dir=log_dir,
                      name='ik') as ik, \
-            NodeProcess('two_bone_ik.sim_node', ros_args=sim_args, domain_id=domain,
+            NodeProcess('two_bone_ik.nodes.sim_node', ros_args=sim_args, domain_id=domain,
                         log_dir=log_dir, name='sim') as sim, \
             RosProbe(domain) as probe:
         loop = Loop(ik, sim, probe)

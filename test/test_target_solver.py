@@ -5,9 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from two_bone_ik.arm_config import ArmConfig, from_plane, joint_axis
-from two_bone_ik.node_status import NodeStatus
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.plane import from_plane, joint_axis
 from two_bone_ik.solver import forward, IkStatus
+from two_bone_ik.status import NodeStatus
 from two_bone_ik.target_solver import TargetSolver
 
 DEFAULT = TargetSolver(ArmConfig())

@@ -1,20 +1,10 @@
-"""Closed-form inverse kinematics for planar two-link arms, with a ROS 2 node around it."""
+"""Closed-form inverse kinematics for planar two-link arms, with ROS 2 nodes around it.
 
-from two_bone_ik.solver import (
-    CcdSolution,
-    elbow_position,
-    forward,
-    IkBatchSolution,
-    IkInputError,
-    IkSolution,
-    IkStatus,
-    seek,
-    solve,
-    solve_batch,
-    solve_ccd,
-)
+The solver's public names are importable from here (``from two_bone_ik import solve``). They
+are loaded on first use, so that importing a submodule (e.g. a node's entry point) stays cheap.
+"""
 
-__all__ = [
+_SOLVER_NAMES = (
     'CcdSolution',
     'IkBatchSolution',
     'IkInputError',
@@ -26,4 +16,17 @@ __all__ = [
     'solve',
     'solve_batch',
     'solve_ccd',
-]
+)
+
+__all__ = list(_SOLVER_NAMES)
+
+
+def __getattr__(name):
+    if name in _SOLVER_NAMES:
+        from two_bone_ik import solver
+        return getattr(solver, name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_SOLVER_NAMES))

@@ -2,7 +2,7 @@
 
 import sys
 
-from two_bone_ik.ik_node import main
+from two_bone_ik.nodes.entry_points import ik_node
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(ik_node())

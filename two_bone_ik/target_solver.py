@@ -2,16 +2,17 @@
 
 :class:`TargetSolver` is built once per accepted configuration (everything that depends only
 on it is precomputed) and then turns a target position in ``base_frame`` into joint angles
-and a :class:`~two_bone_ik.node_status.NodeStatus`: frame check, finiteness check, projection
+and a :class:`~two_bone_ik.status.NodeStatus`: frame check, finiteness check, projection
 onto the arm plane, closed-form solve.
 """
 
 import math
 from typing import NamedTuple, Optional, Sequence, Tuple
 
-from two_bone_ik.arm_config import ArmConfig, PLANE_AXES, PLANE_NORMALS
-from two_bone_ik.node_status import FROM_IK_STATUS, NodeStatus
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.plane import PLANE_AXES, PLANE_NORMALS
 from two_bone_ik.solver import IkInputError, IkStatus, solve
+from two_bone_ik.status import FROM_IK_STATUS, NodeStatus
 
 _NAN = math.nan
 
@@ -63,7 +64,7 @@ class TargetResult(NamedTuple):
 
 
 class TargetSolver:
-    """Solves targets for one validated :class:`~two_bone_ik.arm_config.ArmConfig`.
+    """Solves targets for one validated :class:`~two_bone_ik.arm.config.ArmConfig`.
 
     Parameters
     ----------
@@ -105,9 +106,9 @@ class TargetSolver:
         """
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
-            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         u = position[self._iu]
         v = position[self._iv]
         off = self._normal_sign * position[self._normal]
@@ -116,7 +117,7 @@ class TargetSolver:
                         previous)
         except IkInputError:
             # Finite but so large that the solver's arithmetic overflows.
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
         if abs(off) > self._tolerance:
             status = NodeStatus.OFF_PLANE
@@ -127,7 +128,8 @@ class TargetSolver:
         return TargetResult(status, sol.q1, sol.q2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 
-    def _rejected(self, status, frame_id, position):
+    def rejected(self, status, frame_id, position) -> TargetResult:
+        """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
         return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
                             position)
 

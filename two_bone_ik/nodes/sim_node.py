@@ -1,6 +1,6 @@
 """The ``two_bone_ik_sim`` ROS 2 node: a MuJoCo-simulated arm built from the IK node's config.
 
-A thin rclpy shell over :class:`two_bone_ik.sim.ArmSim`.
+A thin rclpy shell over :class:`two_bone_ik.sim.arm_sim.ArmSim`.
 
 Topics (relative, so a namespace gives each arm its own set):
 
@@ -17,38 +17,34 @@ so a command acts from the moment it arrives.
 
 The arm comes from the same parameters as the IK node's (``link_lengths``, ``joint_names``,
 ``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``). Their defaults are
-read from ``arm_params_file`` when it is set (the IK node's params file), so one YAML drives both
-nodes; a parameter given explicitly overrides the file.
+read from ``arm_params_file`` when it is set (the IK node's params file: the section that
+``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both nodes; a
+parameter given explicitly overrides the file.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_sim --ros-args -p
-arm_params_file:=config/two_bone_ik.yaml`` or ``python -m two_bone_ik.sim_node ...``.
+arm_params_file:=config/two_bone_ik.yaml`` or ``python -m two_bone_ik.nodes.sim_node ...``.
 """
 
 import sys
 import time
 
 from geometry_msgs.msg import PoseStamped
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
-from rclpy.exceptions import ParameterException
-from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
-from two_bone_ik.arm_config import ArmConfig
-from two_bone_ik.arm_config import ArmConfigError
-from two_bone_ik.arm_config import load_arm_config
-from two_bone_ik.arm_config import PARAMETER_NAMES
-from two_bone_ik.node_main import run_node
-from two_bone_ik.parameter_types import type_mismatch
-from two_bone_ik.sim import ArmSim
-from two_bone_ik.sim import DEFAULT_DAMPING_RATIO
-from two_bone_ik.sim import DEFAULT_JOINT_DAMPING
-from two_bone_ik.sim import DEFAULT_NATURAL_FREQUENCY
-from two_bone_ik.sim import DEFAULT_TIMESTEP
-from two_bone_ik.sim import match_command
-from two_bone_ik.sim import SimError
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.joint_commands import match_command
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.nodes.node_runner import run_node
+from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
+from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
+from two_bone_ik.nodes.parameters import ParameterError, SchemaNode, warn_unknown_overrides
+from two_bone_ik.sim.arm_sim import ArmSim, SimError
 
 NODE_NAME = 'two_bone_ik_sim'
+
+#: The IK node's name: the sim reads its section of ``arm_params_file`` in the sim's namespace.
+IK_NODE_NAME = 'two_bone_ik'
 
 #: Minimum seconds between two warnings of the same kind.
 WARNING_THROTTLE = 5.0
@@ -56,62 +52,8 @@ WARNING_THROTTLE = 5.0
 #: When the physics falls further behind than this (wall seconds), the rest is skipped.
 MAX_LAG = 0.25
 
-#: Arm parameters shared with the IK node (read-only here: they describe the hardware).
-ARM_PARAMETERS = ('link_lengths', 'joint_names', 'base_frame', 'plane', 'joint_lower_limits',
-                  'joint_upper_limits')
 
-_DOUBLE = ParameterType.PARAMETER_DOUBLE
-_DOUBLES = ParameterType.PARAMETER_DOUBLE_ARRAY
-_STRING = ParameterType.PARAMETER_STRING
-_STRINGS = ParameterType.PARAMETER_STRING_ARRAY
-_BOOL = ParameterType.PARAMETER_BOOL
-
-
-def _range(low: float, high: float) -> dict:
-    return {'floating_point_range': [FloatingPointRange(from_value=low, to_value=high,
-                                                        step=0.0)]}
-
-
-# name -> (type, default, description, extra descriptor fields); arm defaults come later.
-_SIM_PARAMETERS = {
-    'arm_params_file': (
-        _STRING, '',
-        'ROS params YAML of the IK node (its two_bone_ik or /** section); gives the defaults of '
-        'the arm parameters. Empty: the default arm.', {}),
-    'natural_frequency': (
-        _DOUBLE, DEFAULT_NATURAL_FREQUENCY,
-        'Natural frequency of each joint position loop, Hz (gains scale with the arm inertia).',
-        _range(0.1, 50.0)),
-    'damping_ratio': (
-        _DOUBLE, DEFAULT_DAMPING_RATIO,
-        'Damping ratio of each joint position loop (1: critical).', _range(0.05, 10.0)),
-    'joint_damping': (
-        _DOUBLE, DEFAULT_JOINT_DAMPING,
-        'Viscous damping of each joint, N m s / rad.', _range(0.0, 100.0)),
-    'timestep': (
-        _DOUBLE, DEFAULT_TIMESTEP, 'Physics integration step, seconds.', _range(1e-4, 0.02)),
-    'publish_rate': (
-        _DOUBLE, 50.0, 'Rate of joint_states and tip_pose, Hz (wall clock).',
-        _range(1.0, 1000.0)),
-    'real_time_factor': (
-        _DOUBLE, 1.0, 'Simulated seconds per wall-clock second.', _range(0.1, 100.0)),
-    'gravity_compensation': (
-        _BOOL, True, 'Cancel gravity (-z of base_frame) on the links.', {}),
-    'initial_positions': (
-        _DOUBLES, [0.0, 0.0], 'Joint angles at start, radians (shoulder, elbow).', {}),
-}
-
-_ARM_DESCRIPTIONS = {
-    'link_lengths': (_DOUBLES, 'Shoulder-to-elbow and elbow-to-tip link lengths, metres.'),
-    'joint_names': (_STRINGS, 'Names of the shoulder and elbow joints.'),
-    'base_frame': (_STRING, 'Frame of the shoulder; frame_id of tip_pose.'),
-    'plane': (_STRING, 'Axes (u, v) of base_frame spanned by the arm: xy, xz or yz.'),
-    'joint_lower_limits': (_DOUBLES, 'Lower joint limits of the simulated arm, radians.'),
-    'joint_upper_limits': (_DOUBLES, 'Upper joint limits of the simulated arm, radians.'),
-}
-
-
-class SimNode(Node):
+class SimNode(SchemaNode):
     """Simulates the arm, follows ``joint_commands``, publishes the measured state.
 
     Parameters
@@ -121,14 +63,13 @@ class SimNode(Node):
 
     Raises
     ------
-    ArmConfigError
+    ConfigError
         If a parameter is invalid; the message starts with its name.
     """
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
-        settings = {name: self._declare(name, *spec)
-                    for name, spec in _SIM_PARAMETERS.items()}
+        settings = self.declare_schema(SIM_PARAMETERS)
         config = self._declare_arm(settings['arm_params_file'])
         try:
             self._sim = ArmSim(
@@ -138,7 +79,7 @@ class SimNode(Node):
                 gravity_compensation=settings['gravity_compensation'],
                 initial_positions=settings['initial_positions'])
         except SimError as error:
-            raise ArmConfigError(str(error)) from None
+            raise ParameterError(str(error)) from None
         self._config = config
         self._rate_factor = settings['real_time_factor']
         self._clock = self.get_clock()
@@ -157,7 +98,8 @@ class SimNode(Node):
         # Last, once everything the callback uses exists.
         self._command_sub = self.create_subscription(
             JointState, 'joint_commands', self._on_command, qos)
-        self._warn_unknown_overrides()
+        # The IK node's own parameters may come along in a shared params file.
+        warn_unknown_overrides(self, also_known=names(ik_parameters()))
         kp = ', '.join(f'{v:.3g}' for v in self._sim.kp)
         self.get_logger().info(
             f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
@@ -167,45 +109,18 @@ class SimNode(Node):
 
     # -- parameters ---------------------------------------------------------------------------
 
-    def _declare(self, name, type_, default, description, extra):
-        descriptor = ParameterDescriptor(name=name, type=type_, description=description,
-                                         read_only=True, **extra)
-        try:
-            value = self.declare_parameter(name, default, descriptor).value
-        except ParameterException as error:
-            raise ArmConfigError(self._declare_error(name, type_, error)) from None
-        if type_ == _DOUBLES and len(value) != 2:
-            raise ArmConfigError(f'{name}: expected 2 values, got {list(value)!r}')
-        return value
-
-    def _declare_error(self, name, type_, error) -> str:
-        override = getattr(self, '_parameter_overrides', {}).get(name)
-        mismatch = override is not None and type_mismatch(name, type_, override)
-        if mismatch:
-            return mismatch
-        if override is not None and name in _SIM_PARAMETERS:
-            bounds = _SIM_PARAMETERS[name][3]['floating_point_range'][0]
-            return (f'{name}: expected {bounds.from_value:g} to {bounds.to_value:g}, got '
-                    f'{override.value!r}')
-        return f'{name}: ' + ' '.join(str(error).split())
-
-    def _warn_unknown_overrides(self) -> None:
-        overrides = getattr(self, '_parameter_overrides', {})
-        for name in sorted(overrides):
-            # The IK node's own parameters may come along in a shared (/**) params file.
-            if not self.has_parameter(name) and name not in PARAMETER_NAMES:
-                self.get_logger().warning(f"ignoring unknown parameter '{name}' (misspelt?)")
-
     def _declare_arm(self, params_file: str) -> ArmConfig:
-        try:
-            base = load_arm_config(params_file) if params_file else ArmConfig()
-        except ArmConfigError as error:
-            raise ArmConfigError(f'arm_params_file: {error}') from None
-        defaults = base.as_parameters()
-        values = {}
-        for name in ARM_PARAMETERS:
-            type_, description = _ARM_DESCRIPTIONS[name]
-            values[name] = self._declare(name, type_, defaults[name], description, {})
+        """Declare the arm parameters, their defaults read from ``params_file`` if set."""
+        defaults = ArmConfig().as_parameters()
+        if params_file:
+            namespace = self.get_namespace().rstrip('/')
+            ik_node = f'{namespace}/{IK_NODE_NAME}'
+            try:
+                defaults = load_arm_config(params_file, ik_node,
+                                           warn=self.get_logger().warning).as_parameters()
+            except ValueError as error:
+                raise ParameterError(f'arm_params_file: {error}') from None
+        values = self.declare_schema(ARM_PARAMETERS, defaults)
         return ArmConfig.from_mapping({**defaults, **values})
 
     # -- physics and topics -------------------------------------------------------------------

@@ -16,27 +16,25 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 """
 
 import dataclasses
+import sys
 import time
+import traceback
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.event_handler import PublisherEventCallbacks
-from rclpy.exceptions import ParameterException
-from rclpy.node import Node
-from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 
-from two_bone_ik.arm_config import ArmConfig, ArmConfigError, PARAMETER_NAMES
-from two_bone_ik.diagnostics import TargetStatistics
-from two_bone_ik.node_main import run_node
-from two_bone_ik.node_status import LEVELS, NodeStatus
-from two_bone_ik.parameter_types import type_mismatch
+from two_bone_ik.arm.config import ArmConfig, ArmConfigError
+from two_bone_ik.nodes.node_runner import run_node
+from two_bone_ik.nodes.parameter_schema import ik_parameters, names
+from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
+from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import TargetSolver
+from two_bone_ik.target_statistics import TargetStatistics
 
 NODE_NAME = 'two_bone_ik'
 
@@ -46,57 +44,22 @@ DIAGNOSTICS_PERIOD = 1.0
 #: Minimum seconds between two warnings about rejected targets with the same status.
 WARNING_THROTTLE = 5.0
 
-#: Parameters that may change while the node runs (validated by the on-set callback).
-RUNTIME_PARAMETERS = ('elbow', 'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip')
+#: The node's parameters, arm parameters first.
+PARAMETERS = ik_parameters()
 
-_LEVEL_BYTES = {0: DiagnosticStatus.OK, 1: DiagnosticStatus.WARN, 2: DiagnosticStatus.ERROR}
+#: Names of the parameters that are fields of :class:`ArmConfig`.
+CONFIG_PARAMETERS = names(PARAMETERS)
 
-_LIMITS_TEXT = ('2 angles in radians, shoulder then elbow; -.inf/.inf (YAML) for unlimited; '
-                'each lower <= its upper')
-
-# name -> (ParameterType, description, additional constraints, extra descriptor fields)
-_PARAMETERS = {
-    'link_lengths': (
-        ParameterType.PARAMETER_DOUBLE_ARRAY,
-        'Shoulder-to-elbow and elbow-to-tip link lengths, metres.',
-        '2 finite values >= 0, not both 0', {}),
-    'joint_names': (
-        ParameterType.PARAMETER_STRING_ARRAY,
-        'Names of the shoulder and elbow joints in joint_commands.',
-        '2 distinct non-empty names', {}),
-    'base_frame': (
-        ParameterType.PARAMETER_STRING,
-        'Frame the shoulder is at the origin of; targets must be in it (or have an empty '
-        'frame_id). Also the frame_id of joint_commands.',
-        'non-empty frame id', {}),
-    'plane': (
-        ParameterType.PARAMETER_STRING,
-        'Axes (u, v) of base_frame spanned by the arm; the joint axes are u x v.',
-        'one of: xy, xz, yz', {}),
-    'elbow': (
-        ParameterType.PARAMETER_STRING,
-        'Elbow branch: up (elbow on the +v side of the shoulder-target line, q2 <= 0), down, or '
-        'nearest (the branch closer to the last command).',
-        'one of: up, down, nearest', {}),
-    'joint_lower_limits': (
-        ParameterType.PARAMETER_DOUBLE_ARRAY,
-        'Lower joint limits, radians (shoulder, elbow).', _LIMITS_TEXT, {}),
-    'joint_upper_limits': (
-        ParameterType.PARAMETER_DOUBLE_ARRAY,
-        'Upper joint limits, radians (shoulder, elbow).', _LIMITS_TEXT, {}),
-    'allow_elbow_flip': (
-        ParameterType.PARAMETER_BOOL,
-        'Use the other elbow branch when the configured one breaks a joint limit.', '', {}),
-    'out_of_plane_tolerance': (
-        ParameterType.PARAMETER_DOUBLE,
-        'Targets further than this from the arm plane are OFF_PLANE (their projection is '
-        'commanded), metres.',
-        '0 to 10 m',
-        {'floating_point_range': [FloatingPointRange(from_value=0.0, to_value=10.0, step=0.0)]}),
-}
+_LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
+                ERROR: DiagnosticStatus.ERROR}
 
 
-class IkNode(Node):
+def diagnostic_level(status: NodeStatus) -> bytes:
+    """Return the ``diagnostic_msgs/DiagnosticStatus`` level published for a status."""
+    return _LEVEL_BYTES[LEVELS[status]]
+
+
+class IkNode(SchemaNode):
     """Solves every ``target_pose`` for the configured arm and publishes the joint command.
 
     Parameters
@@ -119,6 +82,7 @@ class IkNode(Node):
         self._clock = self.get_clock()
         self._stats = TargetStatistics(time.monotonic())
         self._last_warning = {}  # rejected NodeStatus -> time.monotonic() of its last warning
+        self._unexpected = set()  # last lines of unexpected tracebacks already logged
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
 
@@ -139,24 +103,18 @@ class IkNode(Node):
         overridable = QoSOverridingOptions.with_default_policies()
         self._joint_pub = self.create_publisher(JointState, 'joint_commands', reliable,
                                                 qos_overriding_options=overridable)
-        # rclpy gives every publisher two event handlers (incompatible QoS / type warnings) that
-        # the executor polls on every wake-up; for these three reports that doubled the node's
-        # per-target overhead above a bare echo node. reachable (reliable, transient local)
-        # cannot be QoS-incompatible with any subscriber; the handlers stay on joint_commands
-        # and on target_pose.
-        quiet = PublisherEventCallbacks(use_default_callbacks=False)
-        self._reachable_pub = self.create_publisher(Bool, 'reachable', latched,
-                                                    event_callbacks=quiet)
-        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable,
-                                                 event_callbacks=quiet)
-        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable,
-                                                      event_callbacks=quiet)
+        # Every publisher keeps rclpy's default event handlers: a subscriber asking for a
+        # deadline, manual liveliness or a stricter durability is incompatible with any of them,
+        # and the user should hear about it (bench/node_latency.py measures what they cost).
+        self._reachable_pub = self.create_publisher(Bool, 'reachable', latched)
+        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable)
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         # Last, once everything the callback uses exists.
         self._target_sub = self.create_subscription(
             PoseStamped, 'target_pose', self._on_target, reliable,
             qos_overriding_options=overridable)
-        self._warn_unknown_overrides()
+        warn_unknown_overrides(self)
         self.get_logger().info(
             f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
             f"{config.plane} plane of '{config.base_frame}', elbow {config.elbow}, "
@@ -165,44 +123,12 @@ class IkNode(Node):
     # -- parameters ---------------------------------------------------------------------------
 
     def _declare_parameters(self) -> ArmConfig:
-        defaults = ArmConfig().as_parameters()
-        values = {}
-        for name in PARAMETER_NAMES:
-            type_, description, constraints, extra = _PARAMETERS[name]
-            descriptor = ParameterDescriptor(
-                name=name, type=type_, description=description,
-                additional_constraints=constraints,
-                read_only=name not in RUNTIME_PARAMETERS, **extra)
-            try:
-                parameter = self.declare_parameter(name, defaults[name], descriptor)
-            except ParameterException as error:
-                raise ArmConfigError(self._declare_error(name, type_, error)) from None
-            values[name] = parameter.value
+        values = self.declare_schema(PARAMETERS)
         return ArmConfig.from_mapping(values)
-
-    def _declare_error(self, name, type_, error) -> str:
-        """One readable line for a parameter override that rclpy refused to declare."""
-        override = getattr(self, '_parameter_overrides', {}).get(name)
-        if override is None:
-            return f'{name}: ' + ' '.join(str(error).split())
-        return (type_mismatch(name, type_, override)
-                or f'{name}: expected {_PARAMETERS[name][2]}, got {override.value!r}')
-
-    def _warn_unknown_overrides(self):
-        overrides = getattr(self, '_parameter_overrides', {})
-        for name in sorted(n for n in overrides if not self.has_parameter(n)):
-            self.get_logger().warning(f"ignoring unknown parameter '{name}' (misspelt?)")
 
     def _validate_parameters(self, parameters) -> SetParametersResult:
         """Accept or reject a parameter change; changes nothing (see ``_apply_parameters``)."""
-        changes = {}
-        for parameter in parameters:
-            if parameter.name not in PARAMETER_NAMES:
-                continue
-            if parameter.type_ == Parameter.Type.NOT_SET:
-                return SetParametersResult(
-                    successful=False, reason=f'{parameter.name}: cannot be unset')
-            changes[parameter.name] = parameter.value
+        changes = {p.name: p.value for p in parameters if p.name in CONFIG_PARAMETERS}
         try:
             dataclasses.replace(self._config, **changes)
         except ArmConfigError as error:
@@ -210,7 +136,7 @@ class IkNode(Node):
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, parameters) -> None:
-        changes = {p.name: p.value for p in parameters if p.name in PARAMETER_NAMES}
+        changes = {p.name: p.value for p in parameters if p.name in CONFIG_PARAMETERS}
         if not changes:
             return
         self._config = dataclasses.replace(self._config, **changes)
@@ -222,7 +148,10 @@ class IkNode(Node):
 
     def _on_target(self, msg: PoseStamped) -> None:
         p = msg.pose.position
-        result = self._solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
+        try:
+            result = self._solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
+        except Exception:  # noqa: B902 - the safety net: a target never ends the node
+            result = self._unexpected_failure(msg)
         if result.ik_status is not None:
             joints = self._joint_msg
             joints.header.stamp = self._clock.now().to_msg()
@@ -235,12 +164,24 @@ class IkNode(Node):
         if self._status_pub.get_subscription_count():
             text = self._solver.describe(result)
             self._status_pub.publish(DiagnosticStatus(
-                level=_LEVEL_BYTES[LEVELS[result.status]], name=self._status_name,
+                level=diagnostic_level(result.status), name=self._status_name,
                 message=text, hardware_id=self._config.base_frame,
                 values=[KeyValue(key=k, value=v) for k, v in self._solver.values(result)]))
         self._stats.record(result.status)
         if result.ik_status is None:
             self._warn_rejected(result, text)
+
+    def _unexpected_failure(self, msg: PoseStamped):
+        """Answer a target whose solve raised: INVALID_TARGET, the traceback logged once."""
+        p = msg.pose.position
+        position = (p.x, p.y, p.z)
+        key = traceback.format_exc().strip().splitlines()[-1]
+        if key not in self._unexpected:
+            self._unexpected.add(key)
+            self.get_logger().error(
+                f'unexpected error solving target {position!r} in '
+                f"'{msg.header.frame_id}'; answered INVALID_TARGET:\n{traceback.format_exc()}")
+        return self._solver.rejected(NodeStatus.INVALID_TARGET, msg.header.frame_id, position)
 
     def _warn_rejected(self, result, text) -> None:
         """Log a rejected target, at most once per ``WARNING_THROTTLE`` s for each status.
@@ -283,6 +224,10 @@ def main(args=None) -> int:
     :func:`two_bone_ik.node_main.run_node`).
     """
     return run_node(NODE_NAME, IkNode, args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
 
 
 __all__ = ['IkNode', 'main', 'NodeStatus']

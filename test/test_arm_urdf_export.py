@@ -1,28 +1,24 @@
-"""Tests of two_bone_ik.urdf: the generated URDF, its MuJoCo import and the command line tool."""
+"""Tests of two_bone_ik.arm.urdf_export: the generated URDF and its MuJoCo import."""
 
 import math
-import os
 from pathlib import Path
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import mujoco
 import numpy as np
 import pytest
 
-from two_bone_ik.arm_config import ArmConfig
-from two_bone_ik.arm_config import from_plane
-from two_bone_ik.arm_config import joint_axis
-from two_bone_ik.arm_config import load_arm_config
-from two_bone_ik.arm_config import PLANE_AXES
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.arm.plane import joint_axis
+from two_bone_ik.arm.plane import PLANE_AXES
+from two_bone_ik.arm.urdf_export import arm_urdf
+from two_bone_ik.arm.urdf_export import default_link_radius
+from two_bone_ik.arm.urdf_export import OPEN_SIDE_SPAN
+from two_bone_ik.arm.urdf_export import urdf_joint_limits
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
-from two_bone_ik.urdf import arm_urdf
-from two_bone_ik.urdf import default_link_radius
-from two_bone_ik.urdf import main
-from two_bone_ik.urdf import OPEN_SIDE_SPAN
-from two_bone_ik.urdf import urdf_joint_limits
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -198,46 +194,3 @@ def test_without_extension_mujoco_fuses_the_tool_away():
     model = mujoco.MjModel.from_xml_string(text)
     assert 'tool' not in [model.body(i).name for i in range(model.nbody)]
     assert model.ngeom == 0
-
-
-def test_cli_prints_urdf_for_params_file(capsys):
-    path = REPO / 'config' / 'servo_arm.yaml'
-    assert main(['--params-file', str(path)]) == 0
-    assert capsys.readouterr().out == arm_urdf(load_arm_config(path))
-
-
-def test_cli_output_file_and_options(tmp_path, capsys):
-    out = tmp_path / 'arm.urdf'
-    assert main(['--robot-name', 'r2', '--link-radius', '0.01', '--output', str(out)]) == 0
-    assert capsys.readouterr().out == ''
-    assert out.read_text() == arm_urdf(ArmConfig(), robot_name='r2', link_radius=0.01)
-
-
-def test_cli_reads_wildcard_section(tmp_path, capsys):
-    params = tmp_path / 'arm.yaml'
-    params.write_text('/**:\n  ros__parameters:\n    link_lengths: [0.5, 0.5]\n    plane: yz\n')
-    assert main(['--params-file', str(params)]) == 0
-    expected = arm_urdf(ArmConfig(link_lengths=(0.5, 0.5), plane='yz'))
-    assert capsys.readouterr().out == expected
-
-
-def test_cli_bad_config_is_one_readable_line(tmp_path, capsys):
-    params = tmp_path / 'bad.yaml'
-    params.write_text('two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.3, -0.1]\n')
-    assert main(['--params-file', str(params)]) == 1
-    captured = capsys.readouterr()
-    assert captured.out == ''
-    assert captured.err.startswith('two_bone_ik_urdf: error: link_lengths')
-    assert captured.err.count('\n') == 1
-    assert main(['--params-file', str(tmp_path / 'missing.yaml')]) == 1
-    assert 'missing.yaml' in capsys.readouterr().err
-
-
-def test_cli_as_a_process(tmp_path):
-    # What `two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf` runs.
-    params = REPO / 'config' / 'two_bone_ik.yaml'
-    result = subprocess.run([sys.executable, '-m', 'two_bone_ik.urdf', '--params-file',
-                             str(params)], capture_output=True, text=True, timeout=60,
-                            cwd=tmp_path, env={**os.environ, 'PYTHONPATH': str(REPO)})
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == arm_urdf(load_arm_config(params))

@@ -17,22 +17,18 @@ Joint limits come from the configuration. URDF cannot express a half-open range,
 The generated file also carries a ``<mujoco><compiler .../></mujoco>`` block, an extension that
 MuJoCo's URDF importer reads and other URDF consumers (robot_state_publisher, RViz, Gazebo) ignore:
 it keeps the ``tool`` frame and the visual geometry, which MuJoCo would otherwise fuse away and
-discard. The command line tool prints the URDF::
+discard. The command line tool :mod:`two_bone_ik.nodes.urdf_command` prints it::
 
     two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf
 """
 
-import argparse
 import math
-import sys
 from typing import Optional, Sequence, Tuple
 from xml.sax.saxutils import quoteattr
 
-from two_bone_ik.arm_config import ArmConfig
-from two_bone_ik.arm_config import ArmConfigError
-from two_bone_ik.arm_config import joint_axis
-from two_bone_ik.arm_config import load_arm_config
-from two_bone_ik.arm_config import PLANE_AXES
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.plane import joint_axis
+from two_bone_ik.arm.plane import PLANE_AXES
 
 #: Names of the generated links and of the fixed joint to the tool frame.
 LINK_NAMES = ('link1', 'link2')
@@ -258,56 +254,3 @@ def arm_urdf(config: ArmConfig, robot_name: str = 'two_bone_arm',
                  '  </link>\n')
     parts.append('</robot>\n')
     return ''.join(parts)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog='two_bone_ik_urdf',
-        description='Print the URDF of the arm described by a two_bone_ik parameters file '
-                    '(for robot_state_publisher, RViz, Gazebo or MuJoCo).')
-    parser.add_argument('--params-file', metavar='YAML',
-                        help='ROS parameters file of the IK node (default: the default arm)')
-    parser.add_argument('--node-name', default='two_bone_ik',
-                        help='section of the parameters file to read (default: %(default)s; '
-                             'a /** section is accepted too)')
-    parser.add_argument('--robot-name', default='two_bone_arm',
-                        help='<robot name> (default: %(default)s)')
-    parser.add_argument('--link-radius', type=float,
-                        help='link radius, m (default: 0.04 per metre of reach, at most 0.02)')
-    parser.add_argument('--linear-density', type=float, default=DEFAULT_LINEAR_DENSITY,
-                        help='link mass per length, kg/m (default: %(default)s)')
-    parser.add_argument('--no-mujoco-extension', action='store_true',
-                        help='leave out the <mujoco> block that the MuJoCo URDF importer reads')
-    parser.add_argument('-o', '--output', metavar='FILE',
-                        help='write to FILE instead of standard output')
-    return parser
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command line entry point ``two_bone_ik_urdf``; returns the exit status."""
-    args = _parser().parse_args(argv)
-    try:
-        if args.params_file:
-            config = load_arm_config(args.params_file, node_name=args.node_name)
-        else:
-            config = ArmConfig()
-        text = arm_urdf(config, robot_name=args.robot_name, link_radius=args.link_radius,
-                        linear_density=args.linear_density,
-                        mujoco_extension=not args.no_mujoco_extension)
-    except (ArmConfigError, ValueError, OSError) as exc:
-        print(f'two_bone_ik_urdf: error: {exc}', file=sys.stderr)
-        return 1
-    if args.output:
-        try:
-            with open(args.output, 'w', encoding='utf-8') as stream:
-                stream.write(text)
-        except OSError as exc:
-            print(f'two_bone_ik_urdf: error: {exc}', file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -20,10 +20,11 @@ from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, wait_until, w
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 
-from two_bone_ik.arm_config import ArmConfig, load_arm_config
-from two_bone_ik.node_main import EXIT_BAD_CONFIG
-from two_bone_ik.node_status import NodeStatus
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from two_bone_ik.solver import forward
+from two_bone_ik.status import NodeStatus
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
 DEFAULT = ArmConfig()
@@ -463,7 +464,12 @@ def test_nearest_elbow_follows_last_command(arm, restore):
 
 @pytest.mark.parametrize('params, needle', [
     ({'elbow': 'sideways'}, "elbow: expected one of up, down, nearest, got 'sideways'"),
-    ({'joint_lower_limits': [0.0]}, 'joint_lower_limits: expected 2 angles'),
+    ({'joint_lower_limits': [0.0]},
+     'joint_lower_limits: expected an array of 2 doubles (write 1.0, not 1), got 1 value(s) '
+     '[0.0]'),
+    ({'joint_lower_limits': [-1e12, 0.0]}, 'joint_lower_limits: shoulder lower limit -1e+12 '
+                                          'rad is beyond'),
+    ({'joint_lower_limits': [-1.7e308, -1.7e308]}, 'joint_lower_limits: shoulder lower limit'),
     ({'joint_upper_limits': [1.0, math.nan]}, 'joint_upper_limits: expected 2 angles'),
     ({'joint_lower_limits': [1.0, math.inf]}, 'joint_lower_limits: expected 2 angles below'),
 ])
@@ -487,19 +493,32 @@ def test_lower_above_upper_rejected(arm, restore):
     assert arm.get_params('joint_lower_limits') == {'joint_lower_limits': [-math.inf, -math.inf]}
 
 
-@pytest.mark.parametrize('params, needle', [
-    ({'link_lengths': [0.5, 0.5]}, 'read-only'),
-    ({'plane': 'xz'}, 'read-only'),
-    ({'out_of_plane_tolerance': 0.5}, 'read-only'),
-    ({'elbow': 3}, 'type'),
+@pytest.mark.parametrize('params, reason', [
+    ({'link_lengths': [0.5, 0.5]},
+     'link_lengths: read-only; give it at start (params file or -p link_lengths:=...)'),
+    ({'plane': 'xz'}, 'plane: read-only; give it at start (params file or -p plane:=...)'),
+    ({'out_of_plane_tolerance': 0.5}, 'out_of_plane_tolerance: read-only; give it at start '
+                                      '(params file or -p out_of_plane_tolerance:=...)'),
+    # rclpy alone answered "Wrong parameter type, expected '4' got '2'".
+    ({'elbow': 3}, 'elbow: expected a string, got integer 3'),
+    ({'allow_elbow_flip': 'no'}, "allow_elbow_flip: expected true or false, got string 'no'"),
+    ({'joint_upper_limits': [1, 2]}, 'joint_upper_limits: expected an array of 2 doubles (write '
+                                     '1.0, not 1), got integer_array [1, 2]'),
 ])
-def test_read_only_and_wrong_type_rejected(arm, params, needle):
+def test_read_only_and_wrong_type_rejected_in_words(arm, params, reason):
     name = next(iter(params))
     old = arm.get_params(name)
     (result,) = arm.set_params(**params)
-    assert not result.successful
-    assert needle in result.reason.lower()
+    assert (result.successful, result.reason) == (False, reason)
     assert arm.get_params(name) == old
+
+
+def test_unknown_parameter_rejected_in_words(arm):
+    # rclpy alone answered "Invalid access to undeclared parameter(s): []".
+    (result,) = arm.set_params(elbw='down')
+    assert not result.successful
+    assert result.reason.startswith(f'elbw: no such parameter on {arm.node_name} (its '
+                                    'parameters: allow_elbow_flip, base_frame, elbow, ')
 
 
 def test_joint_limits_change_flips_then_limits(arm, restore):

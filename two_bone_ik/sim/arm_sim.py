@@ -1,14 +1,15 @@
 """A MuJoCo simulation of the arm described by an ``ArmConfig`` (ROS-free).
 
-The model is the URDF from :func:`two_bone_ik.urdf.arm_urdf` loaded with MuJoCo's URDF importer,
-then edited as an ``mujoco.MjSpec`` before compiling:
+The model is the URDF from :func:`two_bone_ik.arm.urdf_export.arm_urdf` loaded with MuJoCo's
+URDF importer, then edited as an ``mujoco.MjSpec`` before compiling:
 
 - one position actuator per joint, torque ``kp * (target - q) - kv * dq``, not force-limited;
   the gains come from a natural frequency and a damping ratio, scaled by the joint-space inertia
   at the zero pose, so one setting suits arms of any size;
 - viscous joint damping, the integration time step and the implicit-in-velocity integrator;
-- joint limits from the configuration (finite ones, see :func:`two_bone_ik.urdf.urdf_joint_limits`)
-  as MuJoCo joint ranges, and targets clamped into them;
+- joint limits from the configuration (finite ones, see
+  :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`) as MuJoCo joint ranges, and targets
+  clamped into them;
 - optional gravity compensation (gravity is -z of ``base_frame``, which is MuJoCo's world frame).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
@@ -19,80 +20,23 @@ Positions are radians, velocities rad/s, efforts N m, lengths metres, times seco
 """
 
 import math
-from typing import Iterable, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Iterable, Mapping, Optional, Sequence, Tuple
 
 import mujoco
 import numpy as np
 
-from two_bone_ik.arm_config import ArmConfig
-from two_bone_ik.urdf import arm_urdf
-from two_bone_ik.urdf import LINK_NAMES
-from two_bone_ik.urdf import TOOL_LINK
-from two_bone_ik.urdf import urdf_joint_limits
-
-#: Defaults of the simulation parameters (shared with the sim node).
-DEFAULT_NATURAL_FREQUENCY = 3.0  # Hz
-DEFAULT_DAMPING_RATIO = 1.0
-DEFAULT_JOINT_DAMPING = 0.01  # N m s / rad
-DEFAULT_TIMESTEP = 0.002  # s
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.urdf_export import arm_urdf
+from two_bone_ik.arm.urdf_export import LINK_NAMES
+from two_bone_ik.arm.urdf_export import TOOL_LINK
+from two_bone_ik.arm.urdf_export import urdf_joint_limits
+from two_bone_ik.config_error import ConfigError
+from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
+from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 
 
-class SimError(ValueError):
+class SimError(ConfigError):
     """An invalid simulation setting or call; the message names the bad value."""
-
-
-class CommandMatch(NamedTuple):
-    """A joint command matched to the arm's joints by name (see :func:`match_command`).
-
-    Attributes
-    ----------
-    targets : dict
-        ``{joint index: position}`` of the accepted entries, rad.
-    unknown : tuple of str
-        Names that are not joints of the arm.
-    invalid : tuple of str
-        Arm joints whose position was NaN, infinite or missing.
-    """
-
-    targets: dict
-    unknown: Tuple[str, ...]
-    invalid: Tuple[str, ...]
-
-
-def match_command(names: Sequence[str], positions: Sequence[float],
-                  joint_names: Sequence[str]) -> CommandMatch:
-    """Match a JointState-style command to the arm's joints by name.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Joint names of the command.
-    positions : sequence of float
-        Positions of the command, rad, parallel to ``names``; it may be shorter (the joints
-        without a position are reported invalid).
-    joint_names : sequence of str
-        The arm's joint names.
-
-    Returns
-    -------
-    CommandMatch
-        Accepted targets by joint index (the last entry wins when a name repeats), unknown names
-        and invalid entries. Arm joints absent from ``names`` are simply left out.
-    """
-    index = {name: i for i, name in enumerate(joint_names)}
-    targets = {}
-    unknown = []
-    invalid = []
-    for k, name in enumerate(names):
-        if name not in index:
-            unknown.append(str(name))
-            continue
-        value = float(positions[k]) if k < len(positions) else math.nan
-        if math.isfinite(value):
-            targets[index[name]] = value
-        else:
-            invalid.append(name)
-    return CommandMatch(targets, tuple(unknown), tuple(invalid))
 
 
 def _positive(name: str, value: float) -> float:

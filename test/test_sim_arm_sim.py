@@ -7,15 +7,15 @@ import mujoco
 import numpy as np
 import pytest
 
-from two_bone_ik.arm_config import ArmConfig
-from two_bone_ik.arm_config import from_plane
-from two_bone_ik.arm_config import load_arm_config
-from two_bone_ik.sim import ArmSim
-from two_bone_ik.sim import match_command
-from two_bone_ik.sim import SimError
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.joint_commands import match_command
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.arm.urdf_export import arm_urdf
+from two_bone_ik.sim.arm_sim import ArmSim
+from two_bone_ik.sim.arm_sim import SimError
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
-from two_bone_ik.urdf import arm_urdf
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ARM = load_arm_config(REPO / 'config' / 'two_bone_ik.yaml')

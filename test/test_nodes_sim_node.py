@@ -13,11 +13,11 @@ from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
 from sensor_msgs.msg import JointState
 
-from two_bone_ik.arm_config import from_plane
-from two_bone_ik.arm_config import load_arm_config
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.solver import forward
 
-MODULE = 'two_bone_ik.sim_node'
+MODULE = 'two_bone_ik.nodes.sim_node'
 DEFAULT_PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
 SERVO_PARAMS = REPO_ROOT / 'config' / 'servo_arm.yaml'
 SHOULDER, ELBOW = 'shoulder_joint', 'elbow_joint'

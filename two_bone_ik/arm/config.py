@@ -2,23 +2,20 @@
 
 ROS-free, so the IK node, the URDF generator and the simulation all read the same
 file the same way. The values mirror the node parameters one to one (see
-``config/two_bone_ik.yaml``).
-
-Plane convention: the arm moves in a plane spanned by two axes (u, v) of
-``base_frame``. ``plane`` names them: ``'xy'`` (u = x, v = y), ``'xz'`` (u = x,
-v = z) or ``'yz'`` (u = y, v = z). The joint axes point along u x v, and the
-signed offset of a point from the plane is measured along that axis.
+``config/two_bone_ik.yaml``); :mod:`two_bone_ik.arm.params_file` reads them from a
+ROS 2 parameters file and :mod:`two_bone_ik.arm.plane` holds the plane geometry.
 """
 
 from dataclasses import dataclass
 import math
-import re
 from typing import Any, Mapping, Tuple
 
-import yaml
+from two_bone_ik.arm.plane import PLANE_AXES
+from two_bone_ik.config_error import ConfigError
 
-#: Indices (into x, y, z) of the arm plane's u and v axes.
-PLANE_AXES = {'xy': (0, 1), 'xz': (0, 2), 'yz': (1, 2)}
+#: Largest finite joint limit, rad: beyond it whole-turn arithmetic on the angles loses the
+#: digits that keep the tip on the target (about 15 900 turns).
+MAX_JOINT_LIMIT = 1e5
 
 #: Elbow branch choices understood by the solver.
 ELBOW_CHOICES = ('up', 'down', 'nearest')
@@ -29,21 +26,8 @@ PARAMETER_NAMES = (
     'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip', 'out_of_plane_tolerance',
 )
 
-#: Per plane: (index of the plane normal in x, y, z; sign of the joint axis u x v along it).
-PLANE_NORMALS = {'xy': (2, 1.0), 'xz': (1, -1.0), 'yz': (0, 1.0)}
 
-
-class _ParamsLoader(yaml.SafeLoader):
-    """SafeLoader that also reads ``1e-3`` as a float, as the ROS params parser does."""
-
-
-_ParamsLoader.add_implicit_resolver(
-    'tag:yaml.org,2002:float',
-    re.compile(r'^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$'),
-    list('-+0123456789'))
-
-
-class ArmConfigError(ValueError):
+class ArmConfigError(ConfigError):
     """An arm configuration value is invalid; the message starts with the parameter name."""
 
 
@@ -176,6 +160,14 @@ class ArmConfig:
             raise ArmConfigError(
                 f'joint_upper_limits: expected 2 angles above -inf, got {_show(upper)}')
         for i, joint in enumerate(('shoulder', 'elbow')):
+            for name, side, value, infinite in (
+                    ('joint_lower_limits', 'lower', lower[i], '-.inf'),
+                    ('joint_upper_limits', 'upper', upper[i], '.inf')):
+                if math.isfinite(value) and abs(value) > MAX_JOINT_LIMIT:
+                    raise ArmConfigError(
+                        f'{name}: {joint} {side} limit {value:g} rad is beyond the supported '
+                        f'+-{MAX_JOINT_LIMIT:g} rad (about 15 900 turns); use {infinite} for an '
+                        'unlimited side')
             if lower[i] > upper[i]:
                 raise ArmConfigError(
                     f'joint_lower_limits: {joint} lower limit {lower[i]!r} is above its upper '
@@ -228,92 +220,3 @@ class ArmConfig:
         if not isinstance(values, Mapping):
             raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
         return cls(**{name: values[name] for name in PARAMETER_NAMES if name in values})
-
-
-def load_arm_config(path, node_name: str = 'two_bone_ik') -> ArmConfig:
-    """Read and validate the arm configuration from a ROS 2 parameters YAML file.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        File laid out like ``node_name: {ros__parameters: {...}}``. Parameters under
-        the ``/**`` wildcard key apply too; the node's own key wins over it. The
-        node key may be written ``two_bone_ik``, ``/two_bone_ik`` or with a
-        namespace (``/left_arm/two_bone_ik``); the first match is used.
-    node_name : str
-        Name of the node whose parameters to read.
-
-    Returns
-    -------
-    ArmConfig
-
-    Raises
-    ------
-    ArmConfigError
-        If the file cannot be read or parsed, holds neither the node's key nor
-        ``/**``, or a value is invalid.
-    """
-    try:
-        with open(path, encoding='utf-8') as stream:
-            document = yaml.load(stream, Loader=_ParamsLoader)
-    except (OSError, yaml.YAMLError) as error:
-        reason = str(error).replace('\n', ' ')
-        raise ArmConfigError(f'params file {str(path)!r}: {reason}') from None
-    if not isinstance(document, dict):
-        raise ArmConfigError(f'params file {str(path)!r}: expected a mapping of node names')
-    bare = node_name.strip('/').split('/')[-1]
-    sections = []
-    for key in ('/**', '**'):
-        if key in document:
-            sections.append((key, document[key]))
-    for key, section in document.items():
-        if isinstance(key, str) and key.strip('/').split('/')[-1] == bare:
-            sections.append((key, section))
-            break
-    if not sections:
-        raise ArmConfigError(
-            f'params file {str(path)!r}: no section for node {node_name!r} or /**')
-    values = {}
-    for key, section in sections:
-        if not isinstance(section, dict) or not isinstance(section.get('ros__parameters'), dict):
-            raise ArmConfigError(
-                f'params file {str(path)!r}: {key}: expected a ros__parameters mapping')
-        values.update(section['ros__parameters'])
-    return ArmConfig.from_mapping(values)
-
-
-def to_plane(xyz, plane: str) -> Tuple[float, float, float]:
-    """Express a point of ``base_frame`` in the arm plane.
-
-    Parameters
-    ----------
-    xyz : sequence of 3 float, metres
-        Point in ``base_frame``.
-    plane : {'xy', 'xz', 'yz'}
-
-    Returns
-    -------
-    tuple of 3 float, metres
-        ``(u, v, off_plane)``: in-plane coordinates and the signed offset from the
-        plane along the joint axis u x v.
-    """
-    iu, iv = PLANE_AXES[plane]
-    normal, sign = PLANE_NORMALS[plane]
-    return (float(xyz[iu]), float(xyz[iv]), sign * float(xyz[normal]))
-
-
-def from_plane(u: float, v: float, plane: str) -> Tuple[float, float, float]:
-    """Return the point ``(x, y, z)`` of ``base_frame`` at plane coordinates (u, v), metres."""
-    xyz = [0.0, 0.0, 0.0]
-    iu, iv = PLANE_AXES[plane]
-    xyz[iu] = float(u)
-    xyz[iv] = float(v)
-    return (xyz[0], xyz[1], xyz[2])
-
-
-def joint_axis(plane: str) -> Tuple[float, float, float]:
-    """Return the unit joint axis u x v in ``base_frame`` (xy: +z, xz: -y, yz: +x)."""
-    normal, sign = PLANE_NORMALS[plane]
-    axis = [0.0, 0.0, 0.0]
-    axis[normal] = sign
-    return (axis[0], axis[1], axis[2])

@@ -1,0 +1,72 @@
+"""Tests of two_bone_ik.nodes.urdf_command: the ``two_bone_ik_urdf`` command line tool."""
+
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.urdf_export import arm_urdf
+from two_bone_ik.nodes.urdf_command import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_cli_prints_urdf_for_params_file(capsys):
+    path = REPO / 'config' / 'servo_arm.yaml'
+    assert main(['--params-file', str(path)]) == 0
+    assert capsys.readouterr().out == arm_urdf(load_arm_config(path))
+
+
+def test_cli_output_file_and_options(tmp_path, capsys):
+    out = tmp_path / 'arm.urdf'
+    assert main(['--robot-name', 'r2', '--link-radius', '0.01', '--output', str(out)]) == 0
+    assert capsys.readouterr().out == ''
+    assert out.read_text() == arm_urdf(ArmConfig(), robot_name='r2', link_radius=0.01)
+
+
+def test_cli_reads_wildcard_section(tmp_path, capsys):
+    params = tmp_path / 'arm.yaml'
+    params.write_text('/**:\n  ros__parameters:\n    link_lengths: [0.5, 0.5]\n    plane: yz\n')
+    assert main(['--params-file', str(params)]) == 0
+    expected = arm_urdf(ArmConfig(link_lengths=(0.5, 0.5), plane='yz'))
+    assert capsys.readouterr().out == expected
+
+
+def test_cli_bad_config_is_one_readable_line(tmp_path, capsys):
+    params = tmp_path / 'bad.yaml'
+    params.write_text('two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.3, -0.1]\n')
+    assert main(['--params-file', str(params)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ''
+    assert captured.err.startswith('two_bone_ik_urdf: error: link_lengths')
+    assert captured.err.count('\n') == 1
+    assert main(['--params-file', str(tmp_path / 'missing.yaml')]) == 1
+    assert 'missing.yaml' in capsys.readouterr().err
+
+
+def test_cli_as_a_process(tmp_path):
+    # What `two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf` runs.
+    params = REPO / 'config' / 'two_bone_ik.yaml'
+    command = [sys.executable, '-m', 'two_bone_ik.nodes.urdf_command', '--params-file',
+               str(params)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                            env={**os.environ, 'PYTHONPATH': str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == arm_urdf(load_arm_config(params))
+
+
+def test_cli_picks_the_named_nodes_section(tmp_path, capsys):
+    params = tmp_path / 'two_arms.yaml'
+    params.write_text(
+        '/left_arm/two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.5, 0.5]\n'
+        '/right_arm/two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.2, 0.1]\n')
+    assert main(['--params-file', str(params), '--node-name', '/right_arm/two_bone_ik']) == 0
+    assert capsys.readouterr().out == arm_urdf(ArmConfig(link_lengths=(0.2, 0.1)))
+    # No section for the default /two_bone_ik: the default arm, and a warning naming the keys.
+    assert main(['--params-file', str(params)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == arm_urdf(ArmConfig())
+    assert captured.err.startswith('two_bone_ik_urdf: warning: params file')
+    assert '/left_arm/two_bone_ik, /right_arm/two_bone_ik' in captured.err

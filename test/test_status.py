@@ -1,0 +1,45 @@
+"""Tests for two_bone_ik.status: stable numbers, the levels the node publishes, categories."""
+
+from diagnostic_msgs.msg import DiagnosticStatus
+
+from two_bone_ik.nodes.ik_node import diagnostic_level
+from two_bone_ik.solver import IkStatus
+from two_bone_ik.status import category, CLAMPED, FROM_IK_STATUS, NodeStatus, REJECTED, SOLVED
+
+# The README's status table: code, name and the diagnostic level published in ik_status.
+README_TABLE = {
+    'REACHED': (0, DiagnosticStatus.OK),
+    'OUT_OF_REACH': (1, DiagnosticStatus.WARN),
+    'INSIDE_INNER': (2, DiagnosticStatus.WARN),
+    'JOINT_LIMITED': (3, DiagnosticStatus.WARN),
+    'ELBOW_FLIPPED': (4, DiagnosticStatus.WARN),
+    'OFF_PLANE': (10, DiagnosticStatus.WARN),
+    'WRONG_FRAME': (11, DiagnosticStatus.ERROR),
+    'INVALID_TARGET': (12, DiagnosticStatus.ERROR),
+}
+
+
+def test_numbers_are_stable():
+    assert {s.name: int(s) for s in NodeStatus} == {
+        name: code for name, (code, _) in README_TABLE.items()}
+
+
+def test_solver_statuses_keep_name_and_number():
+    for status in IkStatus:
+        assert NodeStatus[status.name] == status
+        assert FROM_IK_STATUS[status] is NodeStatus[status.name]
+
+
+def test_published_levels_follow_the_readme_table():
+    # The byte the node puts into DiagnosticStatus.level, for every status.
+    assert {s.name: diagnostic_level(s) for s in NodeStatus} == {
+        name: level for name, (_, level) in README_TABLE.items()}
+    assert {s for s in NodeStatus if diagnostic_level(s) == DiagnosticStatus.ERROR} == REJECTED
+
+
+def test_categories_partition_the_statuses():
+    assert SOLVED | CLAMPED | REJECTED == set(NodeStatus)
+    assert not (SOLVED & CLAMPED or SOLVED & REJECTED or CLAMPED & REJECTED)
+    assert category(NodeStatus.ELBOW_FLIPPED) == 'solved'
+    assert category(NodeStatus.OFF_PLANE) == 'clamped'
+    assert category(NodeStatus.INVALID_TARGET) == 'rejected'

@@ -1,0 +1,1 @@
+"""The arm description: configuration and validation, params files, plane geometry, URDF."""

@@ -1,0 +1,148 @@
+"""The process entry point every node shares: start rclpy, spin one node, leave quietly.
+
+:func:`run_node` is what ``main()`` of each node module calls. It guards against the start-up
+and shutdown problems seen on Jazzy and Kilted:
+
+- Ctrl-C during start-up: :mod:`two_bone_ik.nodes.entry_points` ends the process quietly until
+  rclpy is up; after that rclpy's own handler shuts the context down and ``spin`` returns at a
+  clean point (Python's default handler raised ``KeyboardInterrupt`` wherever the main thread
+  happened to be, once inside rclpy's ``Task`` constructor, whose ``__del__`` then printed a
+  traceback).
+- A malformed params file: one readable line naming the file and what is wrong (checked here
+  before rcl reads it; whatever rcl still refuses is reported in one line without rcl's C source
+  locations), not rcl's ``Failed to parse global arguments`` log line plus a second line.
+- A params file none of whose sections applies to the node: a warning listing its keys.
+- A SIGINT or SIGTERM that lands while a callback publishes makes the publish raise rcl's
+  ``publisher's context is invalid``: once the context is shut down that is a normal exit.
+- A bad configuration: one line naming the parameter on stderr, exit code 2, and no teardown of
+  the half-started node (see :data:`EXIT_BAD_CONFIG`).
+"""
+
+import gc
+import os
+import re
+import sys
+import tempfile
+from typing import Callable, Optional, Sequence
+
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+
+from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
+from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
+from two_bone_ik.config_error import ConfigError
+from two_bone_ik.nodes.entry_points import install_quiet_interrupt, mark_rclpy_up
+
+#: Exit code for a command line or params file that cannot be used, or an invalid parameter.
+EXIT_BAD_CONFIG = 2
+
+_C_SOURCE_LOCATION = re.compile(r',? at /\S+:\d+')
+
+
+def rcl_error_text(error: BaseException) -> str:
+    """Return rcl's error message on one line, without the C source locations it appends."""
+    return ' '.join(_C_SOURCE_LOCATION.sub('', str(error)).split())
+
+
+def _init_rclpy(args: Optional[Sequence[str]]) -> Optional[str]:
+    """Initialise rclpy; return None, or the reason it refused (its own log line held back).
+
+    rcl logs ``Failed to parse global arguments`` to stderr before raising; stderr is captured
+    meanwhile and passed on only if initialisation succeeds.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            rclpy.init(args=args)
+            failure = None
+        except RuntimeError as error:  # rcl's errors: bad arguments, a params file it refuses
+            failure = rcl_error_text(error)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        if failure is None:
+            captured.seek(0)
+            held = captured.read()
+            if held:
+                os.write(2, held)
+    return failure
+
+
+def _warn_unmatched_params_files(node: Node, paths: Sequence[str]) -> None:
+    name = node.get_fully_qualified_name()
+    for path in paths:
+        found = parameters_for_node(path, name)
+        if not found.matched_keys:
+            node.get_logger().warning(found.describe_unmatched(name, [path]))
+
+
+def run_node(name: str, make_node: Callable[[], Node],
+             args: Optional[Sequence[str]] = None) -> int:
+    """Run one node until Ctrl-C, SIGTERM or shutdown; return the process exit code.
+
+    Parameters
+    ----------
+    name : str
+        Prefix of the error lines, e.g. ``'two_bone_ik'``.
+    make_node : callable
+        Creates the node once rclpy is initialised; raises :class:`ConfigError` (message
+        starting with the parameter's name) for a bad configuration.
+    args : sequence of str, optional
+        Command line for ``rclpy.init`` (default: ``sys.argv``).
+
+    Returns
+    -------
+    int
+        0 after a signal or an external shutdown; :data:`EXIT_BAD_CONFIG` if a params file or
+        the command line cannot be used (one line ``<name>: cannot start: <reason>`` on
+        stderr). An invalid parameter does not return: it prints ``<name>: invalid parameter
+        <message>`` to stderr and ends the process at once with :data:`EXIT_BAD_CONFIG`
+        (``os._exit``): on Kilted, destroying a node's services moments after creating them,
+        while other participants were being discovered, occasionally deadlocked in the
+        middleware, and the same teardown would run at interpreter exit.
+
+    Raises
+    ------
+    RuntimeError
+        An rcl error while the context is still valid (a real failure, not a shutdown race).
+    """
+    install_quiet_interrupt()
+    command_line = sys.argv if args is None else args
+    params_files = params_files_in_arguments(command_line)
+    try:
+        for path in params_files:
+            read_params_file(path)
+    except ParamsFileError as error:
+        print(f'{name}: cannot start: {error}', file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    failure = _init_rclpy(args)
+    if failure is not None:
+        print(f'{name}: cannot start: {failure}', file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    mark_rclpy_up()
+    node = None
+    try:
+        node = make_node()
+        _warn_unmatched_params_files(node, params_files)
+        # Start-up objects live for good: keep the garbage collector from rescanning them.
+        gc.freeze()
+        rclpy.spin(node)
+    except ConfigError as error:
+        print(f'{name}: invalid parameter {error}', file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(EXIT_BAD_CONFIG)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    except RuntimeError:
+        # rcl's "context is invalid" from a publish, because a signal shut the context down
+        # meanwhile: a normal exit too. With the context still valid it is a real error.
+        if rclpy.ok():
+            raise
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0

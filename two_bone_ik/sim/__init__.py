@@ -1,0 +1,1 @@
+"""The MuJoCo-simulated arm (ROS-free); MuJoCo is imported only here."""
