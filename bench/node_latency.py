@@ -30,14 +30,12 @@ import math
 import os
 from pathlib import Path
 import signal
-import subprocess
 import sys
 import threading
 import time
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / 'test')]  # this checkout, the process harness
 
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 import numpy as np  # noqa: E402
@@ -46,6 +44,7 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  #
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.utilities import remove_ros_args  # noqa: E402
+from ros_harness import isolate_ros_domain, NodeProcess, wait_until  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from two_bone_ik.solver import forward  # noqa: E402
@@ -162,38 +161,34 @@ def cpu_seconds(pid):
 
 
 def spin_until(executor, predicate, timeout):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() >= deadline:
-            return False
-        executor.spin_once(timeout_sec=0.05)
-    return True
+    """Spin until ``predicate()`` holds; return whether it did within ``timeout`` s."""
+    return bool(wait_until(predicate, timeout, None,
+                           lambda seconds: executor.spin_once(timeout_sec=seconds)))
 
 
 class Bench:
     """Both nodes under test, started once, and the driver node of this process."""
 
-    def __init__(self, env, log_dir, depth):
+    def __init__(self, domain, log_dir, depth):
         # The IK node's queue depths are set with the standard qos_overrides parameters.
         qos_file = log_dir / 'qos_overrides.yaml'
         qos_file.write_text(
             '/**:\n  ros__parameters:\n    qos_overrides:\n'
             f'      /ik/target_pose:\n        subscription:\n          depth: {depth}\n'
             f'      /ik/joint_commands:\n        publisher:\n          depth: {depth}\n')
-        commands = {
-            'floor': [sys.executable, str(Path(__file__).resolve()), '--echo-node',
-                      '--depth', str(depth), '--ros-args', '-r', '__ns:=/floor'],
-            'ik': [sys.executable, '-m', 'two_bone_ik', '--ros-args', '--params-file',
-                   str(REPO_ROOT / 'config' / 'two_bone_ik.yaml'), '--params-file',
-                   str(qos_file), '-r', '__ns:=/ik'],
+        self.processes = {
+            'floor': NodeProcess(
+                None, ['--echo-node', '--depth', str(depth)], ros_args=['-r', '__ns:=/floor'],
+                command=[sys.executable, str(Path(__file__).resolve())], domain_id=domain,
+                log_dir=log_dir, name='floor'),
+            'ik': NodeProcess(
+                'two_bone_ik', params_file=REPO_ROOT / 'config' / 'two_bone_ik.yaml',
+                ros_args=['--params-file', str(qos_file), '-r', '__ns:=/ik'],
+                domain_id=domain, log_dir=log_dir, name='ik'),
         }
-        self.logs = {kind: log_dir / f'{kind}.log' for kind in KINDS}
-        self.processes = {}
-        for kind in KINDS:
-            with open(self.logs[kind], 'wb') as log:
-                self.processes[kind] = subprocess.Popen(
-                    commands[kind], env=env, stdout=log, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL)
+        for process in self.processes.values():
+            process.start()
+        self.logs = {kind: log_dir / f'{kind}.stderr' for kind in KINDS}
         self.node = Node('latency_driver')
         self.executor = SingleThreadedExecutor()
         self.executor.add_node(self.node)
@@ -239,14 +234,9 @@ class Bench:
         self.executor.remove_node(self.node)
         self.node.destroy_node()
         for process in self.processes.values():
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGINT)
         for process in self.processes.values():
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            process.stop(timeout=10)
 
 
 def summarise(latencies_us, count, cpu):
@@ -278,19 +268,13 @@ def main(argv=None):
         run_echo_node(args.depth)
         return 0
 
-    domain = 1 + os.getpid() % 100
-    os.environ['ROS_DOMAIN_ID'] = str(domain)
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    env = dict(os.environ)
-    env['PYTHONPATH'] = os.pathsep.join([str(REPO_ROOT)] + [
-        p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
-    env['PYTHONUNBUFFERED'] = '1'
+    domain = isolate_ros_domain()
     log_dir = Path(os.environ.get('TMPDIR', '/tmp')) / f'two_bone_ik_bench_{os.getpid()}'
     log_dir.mkdir(parents=True, exist_ok=True)
 
     rclpy.init()
     rows = []
-    bench = Bench(env, log_dir, args.depth)
+    bench = Bench(domain, log_dir, args.depth)
     try:
         bench.connect()
         for rate in args.rates:

@@ -27,11 +27,11 @@ import sys
 import tempfile
 import time
 
-from demo_processes import DemoError, REPO, spin_until, start_node, stop_node
-from demo_processes import use_own_localhost_domain
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
 
-if str(REPO) not in sys.path:  # run from a clone without installing
-    sys.path.insert(0, str(REPO))
+from ros_harness import isolate_ros_domain, NodeProcess  # noqa: E402,I100
+from ros_harness import spin_until, WaitTimeout  # noqa: E402
 
 from two_bone_ik.arm.params_file import load_arm_config  # noqa: E402
 from two_bone_ik.arm.plane import from_plane  # noqa: E402
@@ -168,7 +168,7 @@ class Recorder:
         return (u, v)
 
     def spin_until(self, condition, what, timeout=TIMEOUT):
-        spin_until(self.executor, condition, what, self.processes, timeout)
+        spin_until(self.executor, condition, timeout, what, self.processes)
 
     def send(self, u, v):
         msg = self.PoseStamped()
@@ -197,7 +197,7 @@ class Recorder:
                                             for _, uv in self.tips[mark:]),
                                 'the arm at the start', timeout=1.0)
                 return
-            except DemoError:
+            except WaitTimeout:
                 if time.monotonic() > deadline:
                     raise
 
@@ -230,7 +230,7 @@ class Recorder:
                         'the answer to the elbow switch')
         result = switch.result().results[0]
         if not result.successful:
-            raise DemoError(f'the IK node rejected elbow=down: {result.reason}')
+            raise WaitTimeout(f'the IK node rejected elbow=down: {result.reason}')
         # Every target answered (reachable is published once per target).
         self.spin_until(lambda: len(self.reachable) >= len(self.sent), 'all answers')
         return start
@@ -432,15 +432,17 @@ def run(params_file, output):
     """Run the demo; return the process exit code."""
     config = load_arm_config(params_file)
     schedule = Schedule(config)
-    domain_id = use_own_localhost_domain()
+    domain_id = isolate_ros_domain()
     print(f'starting the IK node and the MuJoCo sim with {params_file.name} '
           f'(ROS_DOMAIN_ID={domain_id}, localhost only)', flush=True)
     failures = []
-    with tempfile.TemporaryFile(mode='w+') as log:
+    with tempfile.TemporaryDirectory() as log_dir:
         processes = {
-            'IK node': start_node('two_bone_ik', ['--params-file', str(params_file)], log),
-            'sim': start_node('two_bone_ik.nodes.sim_node',
-                              ['-p', f'arm_params_file:={params_file}'], log),
+            'IK node': NodeProcess('two_bone_ik', params_file=params_file, domain_id=domain_id,
+                                   log_dir=log_dir, name='ik_node').start(),
+            'sim': NodeProcess('two_bone_ik.nodes.sim_node',
+                               ros_args=['-p', f'arm_params_file:={params_file}'],
+                               domain_id=domain_id, log_dir=log_dir, name='sim').start(),
         }
         recorder = None
         try:
@@ -449,18 +451,18 @@ def run(params_file, output):
             start = recorder.run_path(schedule)
             recorder.spin_until(lambda: recorder.now() >= start + schedule.duration + 0.1,
                                 'the last samples')
-        except DemoError as error:
+        except WaitTimeout as error:
             failures.append(str(error))
         finally:
             if recorder is not None:
                 recorder.close()
             for name, process in processes.items():
-                code = stop_node(process)
+                code = process.stop()
                 if code != 0:
                     failures.append(f'the {name} exited with {code} on SIGINT')
         if failures:
-            log.seek(0)
-            print('node output:\n' + log.read(), file=sys.stderr)
+            for name, process in processes.items():
+                print(f'{name} output:\n' + process.output(), file=sys.stderr)
             print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
             return 1
 

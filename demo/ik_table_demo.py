@@ -23,11 +23,11 @@ from pathlib import Path
 import sys
 import tempfile
 
-from demo_processes import DemoError, REPO, spin_until, start_node, stop_node
-from demo_processes import use_own_localhost_domain
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
 
-if str(REPO) not in sys.path:  # run from a clone without installing
-    sys.path.insert(0, str(REPO))
+from ros_harness import isolate_ros_domain, NodeProcess  # noqa: E402,I100
+from ros_harness import spin_until, WaitTimeout  # noqa: E402
 
 from two_bone_ik.arm.params_file import load_arm_config  # noqa: E402
 from two_bone_ik.solver import forward  # noqa: E402
@@ -113,8 +113,8 @@ class NodeClient:
         self.parameters = self.node.create_client(SetParameters, f'/{NODE_NAME}/set_parameters')
 
     def spin_until(self, condition, what, process, timeout=TIMEOUT):
-        """Spin until ``condition()`` holds; raise DemoError on timeout or if the node died."""
-        spin_until(self.executor, condition, what, {'node': process}, timeout)
+        """Spin until ``condition()`` holds; WaitTimeout on timeout or if the node died."""
+        spin_until(self.executor, condition, timeout, what, {'node': process})
 
     def wait_for_node(self, process):
         node = self.node
@@ -169,7 +169,7 @@ class NodeClient:
 
 def run(params_file):
     """Run the demo; return the process exit code."""
-    domain_id = use_own_localhost_domain()
+    domain_id = isolate_ros_domain()
     l1, l2 = load_arm_config(params_file).link_lengths
     shown = params_file.relative_to(REPO) if params_file.is_relative_to(REPO) else params_file
     print(f'two_bone_ik demo: node with {shown} (links {l1:g} m + {l2:g} m), '
@@ -177,8 +177,9 @@ def run(params_file):
     header = (f"{'#':>2}  {'target x, y, z [m]':<23} {'frame':<9} {'q1 [rad]':>8} "
               f"{'q2 [rad]':>8}  {'tip x, y [m]':<15} {'reach':<5}  status")
     failures = []
-    with tempfile.TemporaryFile(mode='w+') as log:
-        process = start_node('two_bone_ik', ['--params-file', str(params_file)], log)
+    with tempfile.TemporaryDirectory() as log_dir:
+        process = NodeProcess('two_bone_ik', params_file=params_file, domain_id=domain_id,
+                              log_dir=log_dir, name='ik_node').start()
         client = None
         try:
             client = NodeClient(domain_id)
@@ -212,17 +213,16 @@ def run(params_file):
             if len(client.commands) != n_commands:
                 failures.append(f'{len(client.commands)} joint commands for {n_commands} '
                                 'accepted targets')
-        except DemoError as error:
+        except WaitTimeout as error:
             failures.append(str(error))
         finally:
             if client is not None:
                 client.close()
-            returncode = stop_node(process)
+            returncode = process.stop()
         if returncode != 0:
             failures.append(f'the node exited with {returncode} on SIGINT')
         if failures:
-            log.seek(0)
-            print('\nnode output:\n' + log.read(), file=sys.stderr)
+            print('\nnode output:\n' + process.output(), file=sys.stderr)
     print()
     if failures:
         print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)

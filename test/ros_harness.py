@@ -144,15 +144,58 @@ def write_params(path, parameters: Mapping[str, Any], node_name: str = 'two_bone
     return path
 
 
+class WaitTimeout(AssertionError):
+    """Something awaited did not happen in time, or a watched process exited meanwhile."""
+
+
 def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
-               interval: float = 0.02) -> Any:
-    """Poll ``predicate`` until it returns something truthy or ``timeout`` s pass; return it."""
+               what: Optional[str] = None, step: Optional[Callable[[float], None]] = None,
+               processes: Optional[Mapping[str, Any]] = None) -> Any:
+    """Wait until ``predicate()`` returns something truthy; return it.
+
+    The one wait loop of the tests, demos and benches.
+
+    Parameters
+    ----------
+    predicate : callable
+        Checked before each step.
+    timeout : float
+        Seconds to wait on a monotonic clock.
+    what : str, optional
+        What is awaited. Given, a timeout raises :class:`WaitTimeout` naming it; without it,
+        the last (falsy) value is returned instead.
+    step : callable, optional
+        Called with the longest time it may take (s) between checks, e.g.
+        ``executor.spin_once``-like; default: sleep 20 ms.
+    processes : mapping of str to Popen or NodeProcess, optional
+        If one of these exits meanwhile, :class:`WaitTimeout` says which (when ``what`` is
+        given).
+    """
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
-        if value or time.monotonic() >= deadline:
+        if value:
             return value
-        time.sleep(interval)
+        for name, process in (processes or {}).items():
+            code = process.poll()
+            if code is not None and what is not None:
+                raise WaitTimeout(f'the {name} exited with {code} while waiting for {what}')
+        remaining = deadline - time.monotonic()
+        if remaining <= 0.0:
+            if what is None:
+                return value
+            raise WaitTimeout(f'timed out after {timeout:g} s waiting for {what}')
+        if step is None:
+            time.sleep(min(0.02, remaining))
+        else:
+            step(min(0.05, remaining))
+
+
+def spin_until(executor, predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
+               what: str = 'condition', processes: Optional[Mapping[str, Any]] = None) -> Any:
+    """Spin ``executor`` until ``predicate()`` is truthy (see :func:`wait_until`); return it."""
+    return wait_until(predicate, timeout, what,
+                      lambda seconds: executor.spin_once(timeout_sec=seconds), processes)
 
 
 class NodeProcess:
@@ -214,6 +257,10 @@ class NodeProcess:
     @property
     def returncode(self) -> Optional[int]:
         """Exit code, or None while running."""
+        return self.process.poll()
+
+    def poll(self) -> Optional[int]:
+        """Exit code, or None while running (as ``Popen.poll``)."""
         return self.process.poll()
 
     def wait(self, timeout: float = DEFAULT_TIMEOUT) -> int:
@@ -353,16 +400,8 @@ class RosProbe:
 
     def spin_until(self, predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
                    what: str = 'condition') -> Any:
-        """Spin the probe until ``predicate()`` is truthy; AssertionError after ``timeout`` s."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - time.monotonic()
-            if remaining <= 0.0:
-                raise AssertionError(f'timed out after {timeout:g} s waiting for {what}')
-            self.executor.spin_once(timeout_sec=min(0.05, remaining))
+        """Spin the probe until ``predicate()`` is truthy; WaitTimeout after ``timeout`` s."""
+        return spin_until(self.executor, predicate, timeout, what)
 
     def spin_for_messages(self, collectors: Iterable[Collector], counts: Iterable[int],
                           timeout: float = DEFAULT_TIMEOUT) -> None:

@@ -648,7 +648,7 @@ def test_qos_override_warnings_and_clean_exit_on_signal(domain, probe, tmp_path,
             return "WRONG_FRAME: target frame 'world' is not base_frame 'base_link'" \
                 in process.stderr
 
-        assert wait_until(warned, interval=0.1), process.output()
+        assert wait_until(warned), process.output()
         assert process.returncode is None
         assert "ignoring unknown parameter 'elbw' (misspelt?)" in process.stderr
         # Signal it while it is busy answering targets (the shutdown races the callbacks).
