@@ -130,6 +130,23 @@ def ros_environment(domain_id: int, pythonpath: Optional[Path] = REPO_ROOT,
     return env
 
 
+#: A directory whose ``sitecustomize.py`` signals the process from inside a publish (see
+#: :func:`signal_inside_publish`).
+SIGNAL_HOOK_DIR = Path(__file__).resolve().parent / 'signal_hook'
+
+
+def signal_inside_publish(topic: str, count: int, signum: int) -> dict:
+    """Return the environment of a node that signals itself inside its ``count``-th publish.
+
+    The publish is on a topic ending in ``topic``. The signal lands while a callback is
+    publishing, and the publish goes on only once rclpy has shut the context down: the shutdown
+    race of a busy node, made deterministic. Pass the result as ``env_extra`` of
+    :class:`NodeProcess`.
+    """
+    return {'TWO_BONE_IK_TEST_SIGNAL_ON_PUBLISH': f'{topic}:{count}:{signum}',
+            'PYTHONPATH': os.pathsep.join([str(SIGNAL_HOOK_DIR), str(REPO_ROOT)])}
+
+
 def write_params(path, parameters: Mapping[str, Any], node_name: str = 'two_bone_ik') -> Path:
     """Write a ROS 2 params file for one node; return its path.
 
@@ -402,6 +419,25 @@ class RosProbe:
                    what: str = 'condition') -> Any:
         """Spin the probe until ``predicate()`` is truthy; WaitTimeout after ``timeout`` s."""
         return spin_until(self.executor, predicate, timeout, what)
+
+    def publish_until(self, publisher, msg, condition: Callable[[], Any],
+                      timeout: float = DEFAULT_TIMEOUT, what: str = 'an answer',
+                      period: float = 0.5) -> Any:
+        """Publish ``msg`` every ``period`` s until ``condition()`` holds; return its value.
+
+        Matching is seen from one side first: a sample published the moment the publisher
+        counts a subscription may still miss the subscriber (or its answer may miss us), so the
+        first exchange with a node is retried until it gets through.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            publisher.publish(msg)
+            value = wait_until(condition, min(period, max(0.0, deadline - time.monotonic())),
+                               None, lambda seconds: self.executor.spin_once(timeout_sec=seconds))
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise WaitTimeout(f'timed out after {timeout:g} s waiting for {what}')
 
     def spin_for_messages(self, collectors: Iterable[Collector], counts: Iterable[int],
                           timeout: float = DEFAULT_TIMEOUT) -> None:

@@ -41,6 +41,16 @@ def closest_workspace_point(x, y):
     return (x * clamped / r, y * clamped / r)
 
 
+def _nanoseconds(stamp):
+    return stamp.sec * 1_000_000_000 + stamp.nanosec
+
+
+def _about(status, target):
+    """Whether an ``ik_status`` is about ``target`` (by the distance it carries)."""
+    distance = f'{math.hypot(*target):.6f}'
+    return any(kv.key == 'target_distance' and kv.value == distance for kv in status.values)
+
+
 class Loop:
     """The IK node and the sim, driven and observed by a probe."""
 
@@ -50,21 +60,29 @@ class Loop:
         self.tips = probe.collect(PoseStamped, 'tip_pose')
         self.states = probe.collect(JointState, 'joint_states')
         self.statuses = probe.collect(DiagnosticStatus, 'ik_status')
+        self.commands = probe.collect(JointState, 'joint_commands')
         probe.wait_for_subscribers(self.targets)
+        probe.wait_for_publishers(self.commands)
         probe.wait_for_publishers(self.tips)
         probe.wait_for_publishers(self.states)
         probe.wait_for_publishers(self.statuses)
 
-    def send(self, x, y):
+    @staticmethod
+    def target_msg(x, y):
         msg = PoseStamped()
         msg.header.frame_id = CONFIG.base_frame
         msg.pose.position.x, msg.pose.position.y = float(x), float(y)
         msg.pose.orientation.w = 1.0
-        self.targets.publish(msg)
+        return msg
 
-    def _settled_at(self, goal, start):
+    def send(self, x, y):
+        self.targets.publish(self.target_msg(x, y))
+
+    def _settled_at(self, goal, start, after):
         run = 0
         for msg in self.tips.messages[start:]:
+            if _nanoseconds(msg.header.stamp) <= after:
+                continue
             p = msg.pose.position
             near = math.hypot(p.x - goal[0], p.y - goal[1]) < TOLERANCE and abs(p.z) < TOLERANCE
             run = run + 1 if near else 0
@@ -72,11 +90,22 @@ class Loop:
                 return msg
         return None
 
-    def settle(self, goal, timeout=20.0):
-        """Spin until the measured tip stays within TOLERANCE of ``goal``; return that tip."""
+    def settle(self, goal, after, timeout=20.0):
+        """Spin until the measured tip, after time ``after``, stays within TOLERANCE of ``goal``.
+
+        Only tips measured after ``after`` (ns since the epoch, e.g. the stamp of the command
+        that went there) count, so a tip that was already there from an earlier test does not.
+        Returns the settled tip message.
+        """
         start = len(self.tips)
-        return self.probe.spin_until(lambda: self._settled_at(goal, start), timeout,
+        return self.probe.spin_until(lambda: self._settled_at(goal, start, after), timeout,
                                      f'the tip to settle at {goal}')
+
+    def command_for(self, goal, start, timeout=15.0):
+        """Wait for the joint command (from index ``start``) whose tip is ``goal``."""
+        def reaches_goal(msg):
+            return np.allclose(forward(*msg.position, L1, L2), goal, rtol=0.0, atol=1e-9)
+        return self.commands.wait_for(reaches_goal, start=start, timeout=timeout)
 
     def status_for(self, target, start, timeout=15.0):
         """Wait for the IK node's ``ik_status`` about ``target`` (from index ``start``).
@@ -84,22 +113,24 @@ class Loop:
         Matched by the target's distance from the shoulder, which the status carries. Returns
         ``(message, {key: value})``.
         """
-        distance = f'{math.hypot(*target):.6f}'
-
-        def about_target(msg):
-            return any(kv.key == 'target_distance' and kv.value == distance
-                       for kv in msg.values)
-        msg = self.statuses.wait_for(about_target, start=start, timeout=timeout)
+        msg = self.statuses.wait_for(lambda m: _about(m, target), start=start, timeout=timeout)
         return msg, {kv.key: kv.value for kv in msg.values}
+
+    def status_for_index(self, target, start):
+        """Return the first ``ik_status`` about ``target`` from index ``start``, or None."""
+        return next((m for m in self.statuses.messages[start:] if _about(m, target)), None)
 
     def drive(self, target, goal, timeout=20.0):
         """Send ``target``, wait until the tip settles at ``goal``; return (tip, ik_status values).
 
-        The tip is the settled ``tip_pose`` message.
+        The tip is the settled ``tip_pose`` message, measured after the command for ``target``
+        was sent: every call checks a move of its own, whatever earlier tests left behind.
         """
         start = len(self.statuses)
+        commands = len(self.commands)
         self.send(*target)
-        tip = self.settle(goal, timeout)
+        command = self.command_for(goal, commands)
+        tip = self.settle(goal, _nanoseconds(command.header.stamp), timeout)
         return tip, self.status_for(target, start)[1]
 
     def check_tip_is_forward_of_joints(self, tip):
@@ -126,25 +157,18 @@ def loop(tmp_path_factory):
                         log_dir=log_dir, name='sim') as sim, \
             RosProbe(domain) as probe:
         loop = Loop(ik, sim, probe)
-        # The IK node's joint_commands must have matched the sim's subscription before a single
-        # target counts: repeat a first target until the arm has gone there.
+        # The IK node's joint_commands must have matched the sim's subscription, and its
+        # ik_status the probe (it publishes the status only to a subscriber), before a single
+        # target counts: repeat a first target until the arm has gone there and it is answered.
         first = (0.35, 0.2)
         loop.tips.wait_for_count(1)
-        # Likewise its ik_status publisher must have matched the probe (it publishes the status
-        # only to a subscriber): wait for the first target's status too.
-        for _ in range(20):
-            start = len(loop.statuses)
-            loop.send(*first)
-            try:
-                loop.settle(first, timeout=1.5)
-                loop.status_for(first, start, timeout=1.5)
-                break
-            except AssertionError:
-                assert ik.returncode is None and sim.returncode is None, \
-                    ik.output() + sim.output()
-        else:
-            raise AssertionError('the arm never reached the first target\n' + ik.output()
-                                 + sim.output())
+        start = len(loop.statuses)
+
+        def answered_and_there():
+            return (loop.status_for_index(first, start) is not None
+                    and loop._settled_at(first, 0, 0) is not None)
+        probe.publish_until(loop.targets, loop.target_msg(*first), answered_and_there, 30.0,
+                            'the arm at the first target')
         yield loop
     # Both were stopped with SIGINT on leaving the block: a clean exit each.
     for process in (ik, sim):
@@ -188,8 +212,16 @@ def _elbow_side(joints, target):
     return 1 if target[0] * ey - target[1] * ex > 0.0 else -1
 
 
+@pytest.fixture
+def elbow_restored(loop):
+    """Put the IK node's elbow back to the params file's 'up' after the test."""
+    yield
+    results = loop.probe.set_parameters('/two_bone_ik', {'elbow': CONFIG.elbow})
+    assert results[0].successful, results[0].reason
+
+
 @pytest.mark.parametrize('elbow, side', [('down', -1), ('up', 1), ('down', -1)])
-def test_elbow_switch_through_parameter_service(loop, elbow, side):
+def test_elbow_switch_through_parameter_service(loop, elbow_restored, elbow, side):
     results = loop.probe.set_parameters('/two_bone_ik', {'elbow': elbow})
     assert results[0].successful, results[0].reason
     target = (0.30, 0.25)

@@ -1,6 +1,7 @@
 """Tests of the two_bone_ik_sim node as a real process over DDS: commands, state, robustness."""
 
 import math
+import re
 import signal
 
 from geometry_msgs.msg import PoseStamped
@@ -11,10 +12,13 @@ from ros_harness import isolate_ros_domain
 from ros_harness import NodeProcess
 from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
+from ros_harness import signal_inside_publish
+from ros_harness import wait_until
 from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.solver import forward
 
 MODULE = 'two_bone_ik.nodes.sim_node'
@@ -218,18 +222,83 @@ def test_command_line_rcl_rejects_exits_2(tmp_path, own_domain):
 
 
 @pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
-def test_clean_exit_on_signal_while_busy(tmp_path, own_domain, signum):
-    # Publishing at 1 kHz and following a stream of commands, the node is inside a callback
-    # (often inside a publish) when the signal shuts its context down: still exit 0, quietly.
-    ros_args = ['-p', 'publish_rate:=1000.0', '-p', 'real_time_factor:=2.0']
-    with NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,
-                     name='busy_sim') as node, RosProbe(own_domain, 'busy_probe') as probe:
-        arm = Arm(node, probe)
-        arm.states.wait_for_count(len(arm.states) + 50)
-        for index in range(400):
-            arm.send([SHOULDER, ELBOW], [0.001 * index, -0.001 * index])
-            if index == 200:
-                node.send_signal(signum)
-        returncode = node.wait()
+def test_clean_exit_on_signal_inside_a_publish(tmp_path, own_domain, signum):
+    # The signal lands inside the timer's publish of the 20th joint_states, which goes on once
+    # rclpy has shut the context down (test/signal_hook): still exit 0, quietly.
+    env = signal_inside_publish('/joint_states', 20, signum)
+    node = NodeProcess(MODULE, ros_args=['-p', 'publish_rate:=200.0'], domain_id=own_domain,
+                       log_dir=tmp_path, name='busy_sim', env_extra=env).start()
+    try:
+        returncode = node.wait(timeout=30)
+    finally:
+        node.stop()
     assert returncode == 0, node.output()
     assert 'Traceback' not in node.stderr + node.stdout, node.output()
+    assert 'ready:' in node.stderr, node.output()  # it got to publishing
+
+
+READY = re.compile(r'kp \[([^\]]*)\] N m/rad, kv \[([^\]]*)\] N m s/rad, gravity (\w+)')
+
+
+@pytest.mark.parametrize('frequency, damping, gravity', [(5.0, 0.5, False), (1.5, 2.0, True)])
+def test_gain_and_gravity_parameters_reach_the_simulation(
+        tmp_path, own_domain, frequency, damping, gravity):
+    # The gains the node reports are those of ArmSim built with these settings (and differ
+    # from the defaults'), so the parameters reached the physics.
+    ros_args = ['-p', f'arm_params_file:={SERVO_PARAMS}', '-p', f'natural_frequency:={frequency}',
+                '-p', f'damping_ratio:={damping}', '-p',
+                f"gravity_compensation:={'true' if gravity else 'false'}"]
+    with NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,
+                     name='gains_sim') as node, RosProbe(own_domain, 'gains_probe') as probe:
+        match = wait_until(lambda: READY.search(node.stderr), what='the ready line')
+        config = load_arm_config(SERVO_PARAMS)
+        expected = ArmSim(config, natural_frequency=frequency, damping_ratio=damping)
+        default = ArmSim(config)
+        kp = [float(v) for v in match.group(1).split(',')]
+        kv = [float(v) for v in match.group(2).split(',')]
+        np.testing.assert_allclose(kp, expected.kp, rtol=1e-5)
+        np.testing.assert_allclose(kv, expected.kv, rtol=1e-5)
+        assert not np.allclose(kp, default.kp, rtol=1e-3)
+        assert match.group(3) == ('compensated' if gravity else 'acting')
+        # The servo arm moves in the vertical xz plane: held out horizontally, it sags under
+        # gravity by torque / kp unless gravity is compensated.
+        arm = Arm(node, probe)
+        names = list(config.joint_names)
+        arm.send(names, [0.0, 0.0])
+        if gravity:
+            arm.wait_at((0.0, 0.0))
+        else:
+            def sagging_at_rest(msg):
+                return (np.abs(np.asarray(msg.velocity)).max() < 1e-3
+                        and min(msg.position) < -0.01)
+            state = arm.states.wait_for(sagging_at_rest, start=len(arm.states))
+            assert max(state.position) < 0.0  # both joints pulled down (toward -z)
+
+
+def test_two_arm_file_gives_each_namespaced_sim_its_section(tmp_path, own_domain):
+    # One file, two arms: each sim reads the IK node's section for its own namespace.
+    params = tmp_path / 'two_arms.yaml'
+    params.write_text(
+        '/left_arm/two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.30, 0.25]\n'
+        '    joint_names: [left_shoulder, left_elbow]\n'
+        '/right_arm/two_bone_ik:\n  ros__parameters:\n    link_lengths: [0.20, 0.10]\n'
+        '    joint_names: [right_shoulder, right_elbow]\n    plane: xz\n')
+    processes = [NodeProcess(MODULE, ros_args=['-r', f'__ns:=/{side}', '-p',
+                                               f'arm_params_file:={params}'],
+                             domain_id=own_domain, log_dir=tmp_path, name=side).start()
+                 for side in ('left_arm', 'right_arm')]
+    try:
+        with RosProbe(own_domain, 'two_arm_probe') as probe:
+            tips = {side: probe.collect(PoseStamped, f'/{side}/tip_pose')
+                    for side in ('left_arm', 'right_arm')}
+            states = {side: probe.collect(JointState, f'/{side}/joint_states')
+                      for side in ('left_arm', 'right_arm')}
+            probe.spin_for_messages(list(tips.values()) + list(states.values()), [1] * 4, 30.0)
+            left, right = tips['left_arm'].last.pose.position, tips['right_arm'].last.pose.position
+            np.testing.assert_allclose((left.x, left.y, left.z), (0.55, 0.0, 0.0), atol=1e-9)
+            np.testing.assert_allclose((right.x, right.y, right.z), (0.30, 0.0, 0.0), atol=1e-9)
+            assert list(states['left_arm'].last.name) == ['left_shoulder', 'left_elbow']
+            assert list(states['right_arm'].last.name) == ['right_shoulder', 'right_elbow']
+    finally:
+        for process in processes:
+            assert process.stop() == 0, process.output()

@@ -10,13 +10,15 @@ localhost in a domain of its own.
 import math
 import os
 from pathlib import Path
-import signal
 import subprocess
 import sys
-import time
 
+from geometry_msgs.msg import PoseStamped
 import pytest
-from ros_harness import claim_domain_id
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from ros_harness import claim_domain_id, NodeProcess, RosProbe
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool
 
 PACKAGE = 'two_bone_ik'
 REPO = Path(__file__).resolve().parent.parent
@@ -119,91 +121,39 @@ def test_sourced_environment_finds_the_install_tree(workspace):
     assert config.split() == _repo_files('config', '*.yaml')
 
 
-def _wait_for(condition, executor, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f'timed out waiting for {what}'
-        executor.spin_once(timeout_sec=0.05)
-
-
 @pytest.fixture
-def ros_domain(monkeypatch):
-    """Give this test a ROS domain of its own, discovery limited to this machine.
-
-    The id is claimed through the harness (1..100, inside the range the ROS docs call safe on
-    Linux, and locked against other harness users on this machine).
-    """
-    domain = claim_domain_id()
-    monkeypatch.setenv('ROS_DOMAIN_ID', str(domain))
-    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    return domain
-
-
-@pytest.fixture
-def installed_node(workspace, ros_domain):
+def installed_node(workspace, tmp_path):
     """Start two_bone_ik_node from the install tree with the installed default config."""
     install, env = workspace
-    env = dict(env, ROS_DOMAIN_ID=str(ros_domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    domain = claim_domain_id()
     prefix = install / PACKAGE
     params = prefix / 'share' / PACKAGE / 'config' / 'two_bone_ik.yaml'
-    process = subprocess.Popen(
-        [str(prefix / 'lib' / PACKAGE / 'two_bone_ik_node'), '--ros-args',
-         '--params-file', str(params)],
-        env=env, cwd=install.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    yield process
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    process.stdout.close()
-    process.stderr.close()
+    sourced = {k: v for k, v in env.items() if not k.startswith('ROS_')}
+    with NodeProcess(None, command=[str(prefix / 'lib' / PACKAGE / 'two_bone_ik_node')],
+                     params_file=params, domain_id=domain, log_dir=tmp_path, name='installed',
+                     pythonpath=None, env_extra=sourced) as process:
+        yield process, domain
 
 
-def test_installed_node_answers_over_dds(installed_node, ros_domain):
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    from rclpy.qos import DurabilityPolicy
-    from rclpy.qos import QoSProfile
-    from rclpy.qos import ReliabilityPolicy
-
-    from geometry_msgs.msg import PoseStamped
-    from sensor_msgs.msg import JointState
-    from std_msgs.msg import Bool
-
-    context = rclpy.Context()
-    rclpy.init(context=context, domain_id=ros_domain)
-    try:
-        node = rclpy.create_node('test_package_install_client', context=context)
-        executor = SingleThreadedExecutor(context=context)
-        executor.add_node(node)
-        commands, reachable = [], []
-        node.create_subscription(JointState, 'joint_commands', commands.append, 10)
-        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        node.create_subscription(Bool, 'reachable', reachable.append, latched)
-        publisher = node.create_publisher(PoseStamped, 'target_pose', 10)
-
-        def node_is_up():
-            assert installed_node.poll() is None, (
-                f'node exited with {installed_node.returncode}: {installed_node.stderr.read()}')
-            return (publisher.get_subscription_count() > 0
-                    and node.count_publishers('/joint_commands') > 0
-                    and node.count_publishers('/reachable') > 0)
-
-        _wait_for(node_is_up, executor, 'the installed node to match our endpoints')
-
+def test_installed_node_answers_over_dds(installed_node):
+    process, domain = installed_node
+    with RosProbe(domain, 'test_package_install_client') as probe:
+        commands = probe.collect(JointState, 'joint_commands')
+        reachable = probe.collect(Bool, 'reachable', QoSProfile(
+            depth=1, reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        publisher = probe.publisher(PoseStamped, 'target_pose')
+        probe.wait_for_subscribers(publisher, timeout=TIMEOUT)
+        probe.wait_for_publishers(commands, timeout=TIMEOUT)
+        probe.wait_for_publishers(reachable, timeout=TIMEOUT)
         target = PoseStamped()
         target.header.frame_id = BASE_FRAME
-        target.header.stamp = node.get_clock().now().to_msg()
         target.pose.position.x, target.pose.position.y = -0.20, 0.33
         target.pose.orientation.w = 1.0
-        publisher.publish(target)
-        _wait_for(lambda: commands and reachable, executor, 'joint_commands and reachable')
+        probe.publish_until(publisher, target, lambda: len(commands) and len(reachable),
+                            TIMEOUT, 'joint_commands and reachable from the installed node')
 
-        command = commands[-1]
+        command = commands.last
         assert tuple(command.name) == JOINT_NAMES
         q1, q2 = command.position
         l1, l2 = LINK_LENGTHS
@@ -211,11 +161,8 @@ def test_installed_node_answers_over_dds(installed_node, ros_domain):
                l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
         assert tip == pytest.approx((-0.20, 0.33), abs=1e-9)
         assert q2 <= 0.0  # the default config asks for elbow 'up'
-        assert reachable[-1].data is True
-        node.destroy_node()
-    finally:
-        rclpy.shutdown(context=context)
-
-    installed_node.send_signal(signal.SIGINT)
-    assert installed_node.wait(timeout=TIMEOUT) == 0
-    assert 'Traceback' not in installed_node.stderr.read()
+        assert reachable.last.data is True
+    assert process.interrupt(TIMEOUT) == 0, process.output()
+    assert 'Traceback' not in process.stderr, process.output()
+    # It ran from the install tree, not from this checkout.
+    assert str(REPO / 'two_bone_ik') not in process.stderr

@@ -76,8 +76,29 @@ def test_off_plane_solves_projection():
     assert result.error == pytest.approx(0.003)
     np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
     assert DEFAULT.describe(result).startswith('OFF_PLANE: target 0.0030 m off the xy plane')
+    # Within out_of_plane_tolerance (0.001 m) but off the plane: the tip, which stays in the
+    # plane, is not on the target, so never REACHED (it used to be).
     within = DEFAULT.solve('', 0.3, 0.2, 0.001)
-    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+    assert (within.status, within.reachable) == (NodeStatus.OFF_PLANE, False)
+    # On the plane up to rounding (1e-9 of the reach): reached.
+    rounding = DEFAULT.solve('', 0.3, 0.2, 1e-10)
+    assert (rounding.status, rounding.reachable) == (NodeStatus.REACHED, True)
+    assert DEFAULT.solve('', 0.3, 0.2, 1e-9).status is NodeStatus.OFF_PLANE
+
+
+def test_out_of_plane_tolerance_decides_between_off_plane_and_why_not():
+    # 0.002 m off the plane and 0.1 m beyond reach: within a 0.005 m tolerance the node says
+    # why the in-plane part cannot be reached; with the default 0.001 m, OFF_PLANE.
+    wide = TargetSolver(ArmConfig(out_of_plane_tolerance=0.005))
+    for solver, expected in ((wide, NodeStatus.OUT_OF_REACH), (DEFAULT, NodeStatus.OFF_PLANE)):
+        result = solver.solve('', 0.65, 0.0, 0.002)
+        assert (result.status, result.reachable) == (expected, False)
+        assert result.error == pytest.approx(math.hypot(0.1, 0.002))
+    # Exactly solvable in the plane: OFF_PLANE at any tolerance, the tip is not on the target.
+    assert wide.solve('', 0.3, 0.2, 0.002).status is NodeStatus.OFF_PLANE
+    widest = TargetSolver(ArmConfig(out_of_plane_tolerance=10.0))
+    far = widest.solve('', 0.3, 0.2, 3.0)
+    assert (far.status, far.reachable) == (NodeStatus.OFF_PLANE, False)
 
 
 @pytest.mark.parametrize('plane', ['xy', 'xz', 'yz'])
@@ -86,7 +107,7 @@ def test_planes(plane):
     solver = TargetSolver(config)
     xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0005 * np.array(joint_axis(plane))
     result = solver.solve('base_link', *xyz)
-    assert result.status is NodeStatus.REACHED
+    assert (result.status, result.ik_status) == (NodeStatus.OFF_PLANE, IkStatus.REACHED)
     assert result.off_plane == pytest.approx(0.0005)
     np.testing.assert_allclose(tip(result, config), (0.25, -0.3), atol=1e-12)
 

@@ -12,9 +12,13 @@ from typing import NamedTuple, Optional, Sequence, Tuple
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.plane import PLANE_AXES, PLANE_NORMALS
 from two_bone_ik.solver import IkInputError, IkStatus, solve
-from two_bone_ik.status import FROM_IK_STATUS, NodeStatus
+from two_bone_ik.status import FROM_IK_STATUS, NodeStatus, SOLVED
 
 _NAN = math.nan
+
+#: Tip-to-target distance, relative to the reach l1 + l2, within which a target counts as
+#: reached; the solver's exact solutions are within it, so only the off-plane part can break it.
+ON_TARGET_TOLERANCE = 1e-9
 
 
 class TargetResult(NamedTuple):
@@ -83,6 +87,8 @@ class TargetSolver:
         self._flip = config.allow_elbow_flip
         self._tolerance = config.out_of_plane_tolerance
         self.inner_reach, self.outer_reach = config.reach
+        #: Off-plane distance within which the tip counts as on the target, m.
+        self._on_plane = ON_TARGET_TOLERANCE * self.outer_reach
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None) -> TargetResult:
@@ -119,12 +125,14 @@ class TargetSolver:
             # Finite but so large that the solver's arithmetic overflows.
             return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
-        if abs(off) > self._tolerance:
-            status = NodeStatus.OFF_PLANE
+        status = FROM_IK_STATUS[sol.status]
+        reachable = sol.reachable
+        if not -self._on_plane <= off <= self._on_plane:
+            # The tip stays in the plane: it is not on a target off it, whatever the tolerance.
+            # Within the tolerance, a target the plane cannot reach still says why.
             reachable = False
-        else:
-            status = FROM_IK_STATUS[sol.status]
-            reachable = sol.reachable
+            if status in SOLVED or not -self._tolerance <= off <= self._tolerance:
+                status = NodeStatus.OFF_PLANE
         return TargetResult(status, sol.q1, sol.q2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 

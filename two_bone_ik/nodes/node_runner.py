@@ -3,11 +3,12 @@
 :func:`run_node` is what ``main()`` of each node module calls. It guards against the start-up
 and shutdown problems seen on Jazzy and Kilted:
 
-- Ctrl-C during start-up: :mod:`two_bone_ik.nodes.entry_points` ends the process quietly until
-  rclpy is up; after that rclpy's own handler shuts the context down and ``spin`` returns at a
-  clean point (Python's default handler raised ``KeyboardInterrupt`` wherever the main thread
-  happened to be, once inside rclpy's ``Task`` constructor, whose ``__del__`` then printed a
-  traceback).
+- Ctrl-C during start-up: :mod:`two_bone_ik.nodes.entry_points` ends the process quietly while
+  it imports, and remembers the interrupt while the node is built (rclpy is initialised without
+  its signal handlers until the node and its executor exist: a signal inside rclpy's executor
+  constructor left a half-built executor that printed an error when collected). Once spinning,
+  rclpy's own handler shuts the context down and ``spin`` returns at a clean point (Python's
+  default handler raised ``KeyboardInterrupt`` wherever the main thread happened to be).
 - A malformed params file: one readable line naming the file and what is wrong (checked here
   before rcl reads it; whatever rcl still refuses is reported in one line without rcl's C source
   locations), not rcl's ``Failed to parse global arguments`` log line plus a second line.
@@ -26,13 +27,14 @@ import tempfile
 from typing import Callable, Optional, Sequence
 
 import rclpy
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.signals import install_signal_handlers, SignalHandlerOptions
 
 from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
 from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
 from two_bone_ik.config_error import ConfigError
-from two_bone_ik.nodes.entry_points import install_quiet_interrupt, mark_rclpy_up
+from two_bone_ik.nodes.entry_points import install_quiet_interrupt, interrupted, set_phase
 
 #: Exit code for a command line or params file that cannot be used, or an invalid parameter.
 EXIT_BAD_CONFIG = 2
@@ -56,7 +58,8 @@ def _init_rclpy(args: Optional[Sequence[str]]) -> Optional[str]:
     with tempfile.TemporaryFile() as captured:
         os.dup2(captured.fileno(), 2)
         try:
-            rclpy.init(args=args)
+            # rclpy's signal handlers go in only once the node is built (see run_node).
+            rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
             failure = None
         except RuntimeError as error:  # rcl's errors: bad arguments, a params file it refuses
             failure = rcl_error_text(error)
@@ -122,14 +125,21 @@ def run_node(name: str, make_node: Callable[[], Node],
     if failure is not None:
         print(f'{name}: cannot start: {failure}', file=sys.stderr)
         return EXIT_BAD_CONFIG
-    mark_rclpy_up()
+    set_phase('starting')
     node = None
+    executor = None
     try:
         node = make_node()
         _warn_unmatched_params_files(node, params_files)
-        # Start-up objects live for good: keep the garbage collector from rescanning them.
-        gc.freeze()
-        rclpy.spin(node)
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        # From here on a signal is rclpy's: it shuts the context down and spin returns.
+        install_signal_handlers(SignalHandlerOptions.ALL)
+        set_phase('spinning')
+        if not interrupted():
+            # Start-up objects live for good: keep the garbage collector from rescanning them.
+            gc.freeze()
+            executor.spin()
     except ConfigError as error:
         print(f'{name}: invalid parameter {error}', file=sys.stderr, flush=True)
         sys.stdout.flush()
@@ -142,6 +152,8 @@ def run_node(name: str, make_node: Callable[[], Node],
         if rclpy.ok():
             raise
     finally:
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()

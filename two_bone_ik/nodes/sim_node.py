@@ -100,11 +100,13 @@ class SimNode(SchemaNode):
             JointState, 'joint_commands', self._on_command, qos)
         # The IK node's own parameters may come along in a shared params file.
         warn_unknown_overrides(self, also_known=names(ik_parameters()))
-        kp = ', '.join(f'{v:.3g}' for v in self._sim.kp)
+        kp = ', '.join(f'{v:.6g}' for v in self._sim.kp)
+        kv = ', '.join(f'{v:.6g}' for v in self._sim.kv)
         self.get_logger().info(
             f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
             f"{config.plane} plane of '{config.base_frame}', joints "
-            f"{', '.join(config.joint_names)}; kp [{kp}] N m/rad, step "
+            f"{', '.join(config.joint_names)}; kp [{kp}] N m/rad, kv [{kv}] N m s/rad, "
+            f"gravity {'compensated' if settings['gravity_compensation'] else 'acting'}, step "
             f'{self._sim.timestep:g} s, {self._rate_factor:g}x real time')
 
     # -- parameters ---------------------------------------------------------------------------
