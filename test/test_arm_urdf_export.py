@@ -9,16 +9,14 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.params_file import load_arm_config
-from two_bone_ik.arm.plane import from_plane
-from two_bone_ik.arm.plane import joint_axis
-from two_bone_ik.arm.plane import PLANE_AXES
 from two_bone_ik.arm.urdf_export import arm_urdf
 from two_bone_ik.arm.urdf_export import default_link_radius
 from two_bone_ik.arm.urdf_export import OPEN_SIDE_SPAN
+from two_bone_ik.arm.urdf_export import rpy_of
 from two_bone_ik.arm.urdf_export import urdf_joint_limits
-from two_bone_ik.solver import elbow_position
-from two_bone_ik.solver import forward
+from two_bone_ik.arm.urdf_import import arm_from_urdf
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -34,6 +32,16 @@ EXTRA_ARMS = {
                               joint_lower_limits=(-1.0, -math.inf),
                               joint_upper_limits=(math.inf, 0.5)),
     'xz_zero_link': ArmConfig(link_lengths=(0.2, 0.0), plane='xz'),
+    'raised_up_reversed': ArmConfig(link_lengths=(0.9, 1.0), plane='xz',
+                                    shoulder_position=(0.0, 0.2, 1.95),
+                                    joint_zero_angles=(math.pi / 2, 0.0),
+                                    joint_directions=(-1, -1),
+                                    joint_lower_limits=(-1.0, -2.0),
+                                    joint_upper_limits=(1.0, 2.0)),
+    'offset_odd_zeros': ArmConfig(link_lengths=(0.13, 0.124), plane='yz',
+                                  shoulder_position=(-0.3, 0.05, 0.06),
+                                  joint_zero_angles=(1.385, -1.385),
+                                  joint_directions=(1, -1)),
 }
 
 
@@ -67,15 +75,21 @@ def test_structure_follows_config(config):
         assert joint.find('child').get('link') == child
     assert joints['tool_joint'].get('type') == 'fixed'
 
+    # Joint frames: link 1's frame at the shoulder, x along link 1 at zero readings, z along
+    # the plane's normal u x v; link 2's turned by its zero angle; the tool at l2 along x.
+    geometry = ArmGeometry.from_config(config)
     l1, l2 = config.link_lengths
-    origins = [from_plane(0.0, 0.0, config.plane), from_plane(l1, 0.0, config.plane),
-               from_plane(l2, 0.0, config.plane)]
-    for joint, origin in zip(joints.values(), origins):
-        assert _floats(joint.find('origin').get('xyz')) == list(origin)
+    z1, z2 = config.joint_zero_angles
+    x1 = np.cos(z1) * np.array(geometry.u_axis) + np.sin(z1) * np.array(geometry.v_axis)
+    origins = [(list(config.shoulder_position), list(rpy_of(x1, geometry.normal))),
+               ([l1, 0.0, 0.0], [0.0, 0.0, z2]), ([l2, 0.0, 0.0], [0.0, 0.0, 0.0])]
+    for joint, (xyz, rpy) in zip(joints.values(), origins):
+        assert _floats(joint.find('origin').get('xyz')) == xyz
+        assert _floats(joint.find('origin').get('rpy')) == pytest.approx(rpy, abs=1e-15)
 
     for i, name in enumerate(config.joint_names):
         joint = joints[name]
-        assert _floats(joint.find('axis').get('xyz')) == list(joint_axis(config.plane))
+        assert _floats(joint.find('axis').get('xyz')) == [0.0, 0.0, config.joint_directions[i]]
         lo, hi = config.joint_lower_limits[i], config.joint_upper_limits[i]
         limit = joint.find('limit')
         assert float(limit.get('effort')) > 0.0 and float(limit.get('velocity')) > 0.0
@@ -88,7 +102,7 @@ def test_structure_follows_config(config):
             assert urdf_lo == (hi - OPEN_SIDE_SPAN if math.isinf(lo) else lo)
             assert urdf_hi == (lo + OPEN_SIDE_SPAN if math.isinf(hi) else hi)
 
-    u_index = PLANE_AXES[config.plane][0]
+    u_index = 0  # each link's frame has x along the link
     for name, length in zip(('link1', 'link2'), config.link_lengths):
         link = robot.find(f"link[@name='{name}']")
         inertial = link.find('inertial')
@@ -100,7 +114,7 @@ def test_structure_follows_config(config):
         inertia = inertial.find('inertia')
         diagonal = [float(inertia.get(k)) for k in ('ixx', 'iyy', 'izz')]
         expected = [transverse, transverse, transverse]
-        expected[u_index] = axial  # the cylinder's own axis is u
+        expected[u_index] = axial  # the cylinder's own axis is the link
         assert diagonal == pytest.approx(expected, rel=1e-12)
         assert [float(inertia.get(k)) for k in ('ixy', 'ixz', 'iyz')] == [0.0, 0.0, 0.0]
         # A hub at the joint, and a cylinder along the link unless it has no length.
@@ -163,8 +177,13 @@ def test_mujoco_loads_it(config):
         # MuJoCo keeps the principal moments (its own order): one axial, two transverse.
         assert sorted(body.inertia) == pytest.approx(sorted([axial, transverse, transverse]),
                                                      rel=1e-9)
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    normal = np.array(ArmGeometry.from_config(config).normal)
     for i in range(2):
-        np.testing.assert_allclose(model.jnt_axis[i], joint_axis(config.plane))
+        # The joint axis in base_frame (MuJoCo's world): +-(u x v) by the joint's direction.
+        np.testing.assert_allclose(data.xaxis[i], config.joint_directions[i] * normal,
+                                   atol=1e-15)
         expected = urdf_joint_limits(config.joint_lower_limits[i], config.joint_upper_limits[i])
         assert bool(model.jnt_limited[i]) == (expected is not None)
         if expected is not None:
@@ -172,19 +191,58 @@ def test_mujoco_loads_it(config):
 
 
 @pytest.mark.parametrize('config', _arms())
-def test_mujoco_forward_kinematics_matches_solver(config):
+def test_mujoco_forward_kinematics_is_the_arms(config):
+    # MuJoCo, reading the file on its own, puts the tool and the elbow where the arm's
+    # geometry (shoulder, plane, zero angles, directions) says, for any joint readings.
     model = _mujoco_model(config)
     data = mujoco.MjData(model)
     tool, link2 = model.body('tool').id, model.body('link2').id
-    l1, l2 = config.link_lengths
+    geometry = ArmGeometry.from_config(config)
     rng = np.random.default_rng(0)
-    for q1, q2 in rng.uniform(-2.0 * math.pi, 2.0 * math.pi, size=(500, 2)):
-        data.qpos[:] = (q1, q2)
+    for readings in rng.uniform(-2.0 * math.pi, 2.0 * math.pi, size=(500, 2)):
+        data.qpos[:] = readings
         mujoco.mj_kinematics(model, data)
-        tip = from_plane(*forward(q1, q2, l1, l2), config.plane)
-        np.testing.assert_allclose(data.xpos[tool], tip, rtol=0.0, atol=1e-9)
-        elbow = from_plane(*elbow_position(q1, l1), config.plane)
-        np.testing.assert_allclose(data.xpos[link2], elbow, rtol=0.0, atol=1e-9)
+        np.testing.assert_allclose(data.xpos[tool], geometry.tip_position(readings),
+                                   rtol=0.0, atol=1e-9)
+        np.testing.assert_allclose(data.xpos[link2], geometry.elbow_position(readings),
+                                   rtol=0.0, atol=1e-9)
+
+
+@pytest.mark.parametrize('config', _arms())
+def test_importing_the_generated_file_gives_back_the_arm(config):
+    # YAML -> URDF -> node: the same arm.
+    written = ArmGeometry.from_config(config)
+    read = arm_from_urdf(arm_urdf(config), config.base_frame, 'tool')
+    assert (read.joint_names, read.base_frame, read.directions) == \
+        (written.joint_names, written.base_frame, written.directions)
+    for field in ('shoulder_position', 'u_axis', 'v_axis', 'link_lengths'):
+        np.testing.assert_allclose(getattr(read, field), getattr(written, field), atol=1e-12)
+    if config.link_lengths[1] > 0.0:
+        np.testing.assert_allclose(read.zero_angles, written.zero_angles, atol=1e-12)
+    else:  # no link 2 to point anywhere: its zero angle is undefined and read as 0
+        assert read.zero_angles[0] == pytest.approx(written.zero_angles[0], abs=1e-12)
+    urdf_limits = [urdf_joint_limits(lo, hi) for lo, hi in
+                   zip(config.joint_lower_limits, config.joint_upper_limits)]
+    for i, limits in enumerate(urdf_limits):
+        expected = (-math.inf, math.inf) if limits is None else limits
+        assert (read.lower_limits[i], read.upper_limits[i]) == expected
+
+
+def test_rpy_of_reproduces_the_frame():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        x = rng.normal(size=3)
+        x /= np.linalg.norm(x)
+        z = np.cross(x, rng.normal(size=3))
+        z /= np.linalg.norm(z)
+        roll, pitch, yaw = rpy_of(x, z)
+        cr, sr, cp, sp, cy, sy = (np.cos(roll), np.sin(roll), np.cos(pitch), np.sin(pitch),
+                                  np.cos(yaw), np.sin(yaw))
+        rotation = np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                             [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                             [-sp, cp * sr, cp * cr]])
+        np.testing.assert_allclose(rotation[:, 0], x, atol=1e-12)
+        np.testing.assert_allclose(rotation[:, 2], z, atol=1e-12)
 
 
 def test_without_extension_mujoco_fuses_the_tool_away():

@@ -137,6 +137,11 @@ class Arm:
         return self.probe.get_parameters(self.node_name, names)
 
 
+def wrapped(angle):
+    """Return the angle moved by whole turns into [-pi, pi] (the branch is the pose's)."""
+    return math.remainder(angle, 2 * math.pi)
+
+
 def tip_xy(q, config=DEFAULT):
     return forward(q[0], q[1], *config.link_lengths)
 
@@ -273,7 +278,7 @@ def test_reachable_targets_command_exact_angles(arm):
         assert Time.from_msg(joints.header.stamp) >= before
         assert len(joints.position) == 2 and not joints.velocity and not joints.effort
         np.testing.assert_allclose(tip_xy(reply.q), (x, y), atol=FK_TOLERANCE)
-        assert reply.q[1] <= 0.0  # elbow up
+        assert wrapped(reply.q[1]) <= 0.0  # elbow up
         assert reply.reachable is True
         assert (reply.name, reply.code) == ('REACHED', 0)
         assert reply.status.level == OK
@@ -408,7 +413,14 @@ def test_diagnostics_counts(arm, probe):
 
     array = diagnostics.wait_for(counts_all)
     (report,) = ours(array)
-    assert len(array.status) == 1  # one node publishes one status per report
+    # One node publishes two statuses per report: its targets and its arm.
+    assert [s.name for s in array.status] == [name, '/two_bone_ik: arm']
+    arm_status = array.status[1]
+    assert arm_status.level == OK
+    assert arm_status.message.startswith(
+        "links 0.3 + 0.25 m in the xy plane of 'base_link', shoulder at (0, 0, 0) m")
+    assert values(arm_status) == {'source': 'parameters',
+                                  'joint_names': 'shoulder_joint,elbow_joint'}
     now = values(report)
     assert int(now['targets']) == total
     categories = ('solved', 'clamped', 'rejected')
@@ -448,7 +460,7 @@ def test_elbow_change_accepted(arm, restore):
     assert result.successful, result.reason
     assert arm.get_params('elbow') == {'elbow': 'down'}
     reply = arm.send(pose(0.35, 0.1))
-    assert reply.q[1] >= 0.0
+    assert wrapped(reply.q[1]) >= 0.0
     assert reply.values['elbow'] == 'down'
     assert reply.code == NodeStatus.REACHED
     np.testing.assert_allclose(tip_xy(reply.q), (0.35, 0.1), atol=FK_TOLERANCE)
@@ -458,10 +470,10 @@ def test_nearest_elbow_follows_last_command(arm, restore):
     for branch, sign in (('down', 1.0), ('up', -1.0)):
         assert arm.set_params(elbow=branch)[0].successful
         first = arm.send(pose(0.3, 0.2))
-        assert sign * first.q[1] > 0.0
+        assert sign * wrapped(first.q[1]) > 0.0
         assert arm.set_params(elbow='nearest')[0].successful
         reply = arm.send(pose(0.32, 0.18))
-        assert sign * reply.q[1] > 0.0, (branch, reply.q)
+        assert sign * wrapped(reply.q[1]) > 0.0, (branch, reply.q)
         assert reply.values['elbow'] == branch
         np.testing.assert_allclose(tip_xy(reply.q), (0.32, 0.18), atol=FK_TOLERANCE)
 
@@ -534,14 +546,14 @@ def test_joint_limits_change_flips_then_limits(arm, restore):
     flipped = arm.send(pose(x, y))
     assert (flipped.name, flipped.code, flipped.status.level) == ('ELBOW_FLIPPED', 4, WARN)
     assert flipped.reachable is True
-    assert flipped.q[1] >= 0.0 and flipped.values['elbow'] == 'down'
+    assert wrapped(flipped.q[1]) >= 0.0 and flipped.values['elbow'] == 'down'
     np.testing.assert_allclose(tip_xy(flipped.q), (x, y), atol=FK_TOLERANCE)
 
     assert arm.set_params(allow_elbow_flip=False)[0].successful
     limited = arm.send(pose(x, y))
     assert (limited.name, limited.code, limited.status.level) == ('JOINT_LIMITED', 3, WARN)
     assert limited.reachable is False
-    assert limited.q[1] >= 0.0
+    assert wrapped(limited.q[1]) >= 0.0
     tip = tip_xy(limited.q)
     error = math.hypot(tip[0] - x, tip[1] - y)
     assert error > 1e-3
@@ -569,7 +581,7 @@ def test_namespace_gives_the_arm_its_own_topics(servo, probe):
     assert reply.status.name == '/left_arm/two_bone_ik'
     assert (reply.name, reply.reachable) == ('REACHED', True)
     np.testing.assert_allclose(tip_xy(reply.q, servo.config), (0.12, 0.06), atol=FK_TOLERANCE)
-    assert reply.q[1] <= 0.0  # elbow up: above the shoulder-target line
+    assert wrapped(reply.q[1]) <= 0.0  # elbow up: above the shoulder-target line
 
 
 def test_servo_arm_plane_and_limits(servo):

@@ -14,7 +14,6 @@ from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.arm.urdf_export import arm_urdf
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.arm_sim import SimError
-from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
 
 REPO = Path(__file__).resolve().parents[1]
@@ -115,8 +114,6 @@ def test_reaches_commanded_angles_and_tip(config):
         assert sim.settle(tolerance=1e-6, timeout=5.0)
         np.testing.assert_allclose(sim.positions, q, atol=1e-6)
         np.testing.assert_allclose(sim.tip_position, _expected_tip(config, q), atol=1e-6)
-        elbow = from_plane(*elbow_position(q[0], config.link_lengths[0]), config.plane)
-        np.testing.assert_allclose(sim.elbow_position, elbow, atol=1e-6)
 
 
 def test_tip_belongs_to_the_current_joint_angles_while_moving():

@@ -16,6 +16,7 @@ README_TABLE = {
     'OFF_PLANE': (10, DiagnosticStatus.WARN),
     'WRONG_FRAME': (11, DiagnosticStatus.ERROR),
     'INVALID_TARGET': (12, DiagnosticStatus.ERROR),
+    'NO_ARM_DESCRIPTION': (13, DiagnosticStatus.ERROR),
 }
 
 

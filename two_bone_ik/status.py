@@ -34,6 +34,9 @@ class NodeStatus(enum.IntEnum):
     WRONG_FRAME = 11
     #: A coordinate is NaN or infinite (or too large to solve): rejected, nothing commanded.
     INVALID_TARGET = 12
+    #: The arm comes from the robot_description topic and no usable description has arrived
+    #: yet: rejected, nothing commanded.
+    NO_ARM_DESCRIPTION = 13
 
 
 #: Diagnostic level of each status.
@@ -46,10 +49,12 @@ LEVELS = {
     NodeStatus.OFF_PLANE: WARN,
     NodeStatus.WRONG_FRAME: ERROR,
     NodeStatus.INVALID_TARGET: ERROR,
+    NodeStatus.NO_ARM_DESCRIPTION: ERROR,
 }
 
 #: Statuses whose target is rejected: no joint command is published.
-REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET})
+REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET,
+                      NodeStatus.NO_ARM_DESCRIPTION})
 
 #: Statuses whose target is solved exactly (a command that puts the tip on the target).
 SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED})

@@ -1,16 +1,18 @@
 """One target in, one outcome out: the IK node's per-message logic, without ROS.
 
-:class:`TargetSolver` is built once per accepted configuration (everything that depends only
-on it is precomputed) and then turns a target position in ``base_frame`` into joint angles
-and a :class:`~two_bone_ik.status.NodeStatus`: frame check, finiteness check, projection
-onto the arm plane, closed-form solve.
+:class:`TargetSolver` is built once per arm (everything that depends only on it is
+precomputed) and then turns a target position in ``base_frame`` into the arm's joint readings
+and a :class:`~two_bone_ik.status.NodeStatus`: frame check, finiteness check, the target in the
+arm's plane (from its real shoulder, along its real axes), closed-form solve, solver angles to
+the arm's own joint readings (zero angles, directions), and continuous joints kept near the
+last command.
 """
 
 import math
 from typing import NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.plane import PLANE_AXES, PLANE_NORMALS
+from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.solver import IkInputError, IkStatus, solve
 from two_bone_ik.status import FROM_IK_STATUS, NodeStatus, SOLVED
 
@@ -29,10 +31,9 @@ class TargetResult(NamedTuple):
     status : NodeStatus
         What happened.
     q1, q2 : float
-        Joint angles to command, radians; NaN when the target is rejected.
+        Joint readings to command (the arm's own convention), radians; NaN when rejected.
     reachable : bool
-        True when the commanded pose puts the tip on the target (within the solver's tolerance
-        and ``out_of_plane_tolerance``).
+        True when the commanded pose puts the tip on the target (within 1e-9 of the reach).
     distance : float
         Distance from the shoulder to the target's projection onto the arm plane, metres.
     error : float
@@ -40,7 +41,8 @@ class TargetResult(NamedTuple):
     off_plane : float
         Signed distance of the target from the arm plane along the joint axis, metres.
     elbow : str
-        Elbow branch of the commanded pose, ``'up'`` or ``'down'``; ``''`` when rejected.
+        Elbow branch of the commanded pose, ``'up'`` or ``'down'`` (geometric: the side of the
+        shoulder-to-target line the elbow is on, in (u, v)); ``''`` when rejected.
     ik_status : IkStatus or None
         The solver's status for the (projected) target; None when rejected.
     frame_id : str
@@ -67,26 +69,50 @@ class TargetResult(NamedTuple):
         return self.ik_status is None
 
 
+def rejected_result(status: NodeStatus, frame_id: str, position) -> TargetResult:
+    """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
+    return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
+                        tuple(position))
+
+
+def describe_without_arm(result: TargetResult) -> str:
+    """One line for a target that came before any usable robot description."""
+    return (f'{result.status.name}: no usable robot description yet (waiting on the '
+            'robot_description topic); nothing commanded')
+
+
 class TargetSolver:
-    """Solves targets for one validated :class:`~two_bone_ik.arm.config.ArmConfig`.
+    """Solves targets for one arm.
 
     Parameters
     ----------
     config : ArmConfig
-        The arm. Build a new ``TargetSolver`` when it changes.
+        The solving options (``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``) and,
+        without ``geometry``, the arm itself.
+    geometry : ArmGeometry, optional
+        The arm (e.g. from its URDF); default ``ArmGeometry.from_config(config)``. Build a new
+        ``TargetSolver`` when either changes.
     """
 
-    def __init__(self, config: ArmConfig):
+    def __init__(self, config: ArmConfig, geometry: Optional[ArmGeometry] = None):
+        if geometry is None:
+            geometry = ArmGeometry.from_config(config)
         self.config = config
-        self.base_frame = config.base_frame
-        self._iu, self._iv = PLANE_AXES[config.plane]
-        self._normal, self._normal_sign = PLANE_NORMALS[config.plane]
-        self._l1, self._l2 = config.link_lengths
+        self.geometry = geometry
+        self.base_frame = geometry.base_frame
+        self._origin = geometry.shoulder_position
+        self._u = geometry.u_axis
+        self._v = geometry.v_axis
+        self._n = geometry.normal
+        self._zero = geometry.zero_angles
+        self._direction = geometry.directions
+        self._continuous = geometry.continuous
+        self._l1, self._l2 = geometry.link_lengths
         self._elbow = config.elbow
-        self._limits = config.limits if config.limited else None
+        self._limits = geometry.solver_limits() if geometry.limited else None
         self._flip = config.allow_elbow_flip
         self._tolerance = config.out_of_plane_tolerance
-        self.inner_reach, self.outer_reach = config.reach
+        self.inner_reach, self.outer_reach = geometry.reach
         #: Off-plane distance within which the tip counts as on the target, m.
         self._on_plane = ON_TARGET_TOLERANCE * self.outer_reach
 
@@ -101,8 +127,9 @@ class TargetSolver:
         x, y, z : float
             Target position, metres.
         previous : sequence of 2 float, optional
-            Last commanded (q1, q2), radians: picks the branch for ``elbow='nearest'`` and q1
-            for a target at the shoulder.
+            Last commanded joint readings, radians: picks the branch for ``elbow='nearest'``,
+            the shoulder angle for a target on the shoulder axis, the whole turn of a multi-turn
+            limited joint, and keeps continuous joints within half a turn of it.
 
         Returns
         -------
@@ -112,18 +139,32 @@ class TargetSolver:
         """
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
-            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+            return rejected_result(NodeStatus.WRONG_FRAME, frame_id, position)
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
-        u = position[self._iu]
-        v = position[self._iv]
-        off = self._normal_sign * position[self._normal]
+            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
+        o, a, b, n = self._origin, self._u, self._v, self._n
+        dx, dy, dz = x - o[0], y - o[1], z - o[2]
+        u = dx * a[0] + dy * a[1] + dz * a[2]
+        v = dx * b[0] + dy * b[1] + dz * b[2]
+        off = dx * n[0] + dy * n[1] + dz * n[2]
+        (z1, z2), (d1, d2) = self._zero, self._direction
+        previous_q = None
+        if previous is not None:
+            previous_q = (z1 + d1 * previous[0], z2 + d2 * previous[1])
         try:
             sol = solve(u, v, self._l1, self._l2, self._elbow, self._limits, self._flip,
-                        previous)
+                        previous_q)
         except IkInputError:
-            # Finite but so large that the solver's arithmetic overflows.
-            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            # Finite but beyond the solver's exact range (1e100 m from the shoulder).
+            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
+        reading1 = d1 * (sol.q1 - z1)
+        reading2 = d2 * (sol.q2 - z2)
+        if previous is not None:
+            # A continuous joint goes the short way from its last command, never unwinding.
+            if self._continuous[0]:
+                reading1 = previous[0] + math.remainder(reading1 - previous[0], math.tau)
+            if self._continuous[1]:
+                reading2 = previous[1] + math.remainder(reading2 - previous[1], math.tau)
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
         status = FROM_IK_STATUS[sol.status]
         reachable = sol.reachable
@@ -133,13 +174,12 @@ class TargetSolver:
             reachable = False
             if status in SOLVED or not -self._tolerance <= off <= self._tolerance:
                 status = NodeStatus.OFF_PLANE
-        return TargetResult(status, sol.q1, sol.q2, reachable, math.hypot(u, v), error, off,
+        return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 
     def rejected(self, status, frame_id, position) -> TargetResult:
         """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
-        return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
-                            position)
+        return rejected_result(status, frame_id, position)
 
     def describe(self, result: TargetResult) -> str:
         """One line for a human, starting with the status name.
@@ -165,12 +205,14 @@ class TargetSolver:
             return (f'{name}: tip on the target with elbow {result.elbow}; elbow '
                     f'{self._elbow} would break a joint limit')
         if status is NodeStatus.OFF_PLANE:
-            return (f'{name}: target {abs(result.off_plane):.4f} m off the {self.config.plane} '
-                    f'plane (tolerance {self._tolerance:g} m), its projection commanded '
-                    f'({result.ik_status.name})')
+            return (f'{name}: target {abs(result.off_plane):.4f} m off the '
+                    f'{self.geometry.plane_name} plane (tolerance {self._tolerance:g} m), its '
+                    f'projection commanded ({result.ik_status.name})')
         if status is NodeStatus.WRONG_FRAME:
             return (f"{name}: target frame '{result.frame_id}' is not base_frame "
                     f"'{self.base_frame}'; transform targets into '{self.base_frame}' upstream")
+        if status is NodeStatus.NO_ARM_DESCRIPTION:
+            return describe_without_arm(result)
         x, y, z = result.position
         return f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large'
 

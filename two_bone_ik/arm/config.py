@@ -17,6 +17,9 @@ from two_bone_ik.config_error import ConfigError
 #: digits that keep the tip on the target (about 15 900 turns).
 MAX_JOINT_LIMIT = 1e5
 
+#: Largest shoulder coordinate, m (the solver's limit for any coordinate).
+MAX_COORDINATE = 1e100
+
 #: Elbow branch choices understood by the solver.
 ELBOW_CHOICES = ('up', 'down', 'nearest')
 
@@ -24,6 +27,7 @@ ELBOW_CHOICES = ('up', 'down', 'nearest')
 PARAMETER_NAMES = (
     'link_lengths', 'joint_names', 'base_frame', 'plane', 'elbow',
     'joint_lower_limits', 'joint_upper_limits', 'allow_elbow_flip', 'out_of_plane_tolerance',
+    'shoulder_position', 'joint_zero_angles', 'joint_directions',
 )
 
 
@@ -35,14 +39,18 @@ def _is_real(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _pair_of_reals(name: str, value: Any, what: str) -> Tuple[float, float]:
-    """Return ``value`` as a tuple of 2 floats or raise ``ArmConfigError`` naming ``name``."""
+def _reals(name: str, value: Any, what: str, count: int = 2) -> Tuple[float, ...]:
+    """Return ``value`` as a tuple of ``count`` floats or raise ``ArmConfigError`` naming it."""
     if isinstance(value, (str, bytes)) or not hasattr(value, '__len__'):
         raise ArmConfigError(f'{name}: expected {what}, got {value!r}')
     items = list(value)
-    if len(items) != 2 or not all(_is_real(item) for item in items):
+    if len(items) != count or not all(_is_real(item) for item in items):
         raise ArmConfigError(f'{name}: expected {what}, got {items!r}')
-    return (float(items[0]), float(items[1]))
+    return tuple(float(item) for item in items)
+
+
+def _pair_of_reals(name: str, value: Any, what: str) -> Tuple[float, float]:
+    return _reals(name, value, what, 2)
 
 
 def _show(values) -> str:
@@ -75,7 +83,18 @@ class ArmConfig:
         Whether the solver may use the other elbow branch when the preferred one
         cannot reach the target within the limits.
     out_of_plane_tolerance : float, metres
-        Targets further than this from the arm plane are reported ``OFF_PLANE``.
+        Off-plane distance up to which a target the plane cannot reach reports why
+        (``OUT_OF_REACH``, ...) rather than ``OFF_PLANE``; a target off the plane is never
+        reached.
+    shoulder_position : tuple of 3 float, metres
+        Where the shoulder axis meets the plane the tip moves in, in ``base_frame``.
+    joint_zero_angles : tuple of 2 float, radians
+        Where each link points when its joint reads 0: link 1's angle from +u toward +v,
+        link 2's angle relative to link 1.
+    joint_directions : tuple of 2 int
+        +1 when a positive joint reading turns the link from +u toward +v, else -1.
+
+    The joint limits are in the arm's joint readings.
 
     Raises
     ------
@@ -92,6 +111,9 @@ class ArmConfig:
     joint_upper_limits: Tuple[float, float] = (math.inf, math.inf)
     allow_elbow_flip: bool = True
     out_of_plane_tolerance: float = 0.001
+    shoulder_position: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    joint_zero_angles: Tuple[float, float] = (0.0, 0.0)
+    joint_directions: Tuple[int, int] = (1, 1)
 
     def __post_init__(self):
         self._set('link_lengths', self._checked_lengths())
@@ -111,6 +133,34 @@ class ArmConfig:
                 'out_of_plane_tolerance: expected a non-negative finite distance in metres, '
                 f'got {tolerance!r}')
         self._set('out_of_plane_tolerance', float(tolerance))
+        self._set('shoulder_position', self._checked_shoulder())
+        self._set('joint_zero_angles', self._checked_zero_angles())
+        self._set('joint_directions', self._checked_directions())
+
+    def _checked_shoulder(self):
+        what = f'3 finite coordinates in metres, each within +-{MAX_COORDINATE:g}'
+        position = _reals('shoulder_position', self.shoulder_position, what, 3)
+        if not all(math.isfinite(c) and abs(c) <= MAX_COORDINATE for c in position):
+            raise ArmConfigError(f'shoulder_position: expected {what}, got {_show(position)}')
+        return position
+
+    def _checked_zero_angles(self):
+        what = f'2 finite angles in radians, each within +-{MAX_JOINT_LIMIT:g}'
+        angles = _pair_of_reals('joint_zero_angles', self.joint_zero_angles, what)
+        if not all(math.isfinite(a) and abs(a) <= MAX_JOINT_LIMIT for a in angles):
+            raise ArmConfigError(f'joint_zero_angles: expected {what}, got {_show(angles)}')
+        return angles
+
+    def _checked_directions(self):
+        directions = self.joint_directions
+        items = list(directions) if hasattr(directions, '__len__') and not isinstance(
+            directions, (str, bytes)) else None
+        if (items is None or len(items) != 2
+                or not all(_is_real(d) and d in (1, -1) and float(d).is_integer()
+                           for d in items)):
+            raise ArmConfigError(
+                f'joint_directions: expected 2 values, each 1 or -1, got {directions!r}')
+        return (int(items[0]), int(items[1]))
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)

@@ -1,14 +1,18 @@
 """URDF description of a two-bone arm, generated from the same parameters the IK node uses.
 
-The arm has one link per bone and two revolute joints about the plane's joint axis u x v:
+The arm has one link per bone and two revolute joints about the plane's normal:
 
-``base_frame`` --(joint_names[0] at the origin)--> ``link1`` --(joint_names[1] at l1 * u)-->
-``link2`` --(fixed ``tool_joint`` at l2 * u)--> ``tool``.
+``base_frame`` --(joint_names[0] at shoulder_position)--> ``link1`` --(joint_names[1] at l1
+along link 1)--> ``link2`` --(fixed ``tool_joint`` at l2 along link 2)--> ``tool``.
 
-At zero joint angles both links point along +u, so the ``tool`` origin is exactly
-``from_plane(*forward(q1, q2, l1, l2), plane)`` for any joint angles (the solver's convention).
+Each link's frame has x along the link and z along the plane's normal u x v; the joint axis is
+``(0, 0, direction)`` in it, and the frame of link 1 is turned so that link 1 points at its zero
+angle from +u when the joint reads 0 (link 2 likewise relative to link 1). So the ``tool``
+origin is :meth:`two_bone_ik.arm.geometry.ArmGeometry.tip_position` of the readings, and
+importing the file (:mod:`two_bone_ik.arm.urdf_import`) gives back the same arm.
 
-Joint limits come from the configuration. URDF cannot express a half-open range, so:
+Joint limits come from the configuration, in the arm's readings. URDF cannot express a
+half-open range, so:
 
 - both sides infinite: the joint is ``continuous`` (no position limits);
 - one side infinite: the joint is ``revolute`` and the open side is placed two full turns
@@ -23,12 +27,11 @@ discard. The command line tool :mod:`two_bone_ik.nodes.urdf_command` prints it::
 """
 
 import math
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import quoteattr
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.plane import joint_axis
-from two_bone_ik.arm.plane import PLANE_AXES
+from two_bone_ik.arm.geometry import ArmGeometry, cross
 
 #: Names of the generated links and of the fixed joint to the tool frame.
 LINK_NAMES = ('link1', 'link2')
@@ -41,10 +44,15 @@ LINK_RADIUS_PER_REACH = 0.04  # default link radius of smaller arms, per metre o
 DEFAULT_LINEAR_DENSITY = 2.0  # kg/m, a light aluminium tube with its wiring
 DEFAULT_MIN_LINK_MASS = 0.05  # kg, so that even a zero-length link has a mass
 DEFAULT_EFFORT = 20.0  # N m, URDF <limit effort>
-DEFAULT_VELOCITY = 6.0  # rad/s, URDF <limit velocity>
+DEFAULT_VELOCITY = 6.0  # rad/s, URDF <limit velocity> (unless the arm has its own)
 
 #: How far beyond its finite side a half-open joint range is closed, rad.
 OPEN_SIDE_SPAN = 2.0 * math.tau
+
+#: Local rotations of the link frame (x along the link, z along the normal) that turn a URDF
+#: cylinder's axis (local z) onto x (the link) and onto z (the joint axis).
+_ALONG_LINK = (0.0, math.pi / 2.0, 0.0)
+_ALONG_AXIS = (0.0, 0.0, 0.0)
 
 
 def _num(value: float) -> str:
@@ -59,19 +67,18 @@ def _vec(values: Sequence[float]) -> str:
     return ' '.join(_num(v) for v in values)
 
 
-def _unit(index: int) -> Tuple[float, float, float]:
-    out = [0.0, 0.0, 0.0]
-    out[index] = 1.0
-    return tuple(out)
-
-
-def _rpy_z_to(index: int) -> Tuple[float, float, float]:
-    """Roll-pitch-yaw that turns a URDF cylinder's local z axis onto axis ``index`` (0=x)."""
-    if index == 0:
-        return (0.0, math.pi / 2.0, 0.0)
-    if index == 1:
-        return (-math.pi / 2.0, 0.0, 0.0)
-    return (0.0, 0.0, 0.0)
+def rpy_of(x_axis: Sequence[float], z_axis: Sequence[float]) -> Tuple[float, float, float]:
+    """Return the URDF roll, pitch, yaw of the frame with these x and z axes (orthonormal)."""
+    y_axis = cross(z_axis, x_axis)
+    # R = Rz(yaw) Ry(pitch) Rx(roll), columns x, y, z: R[2][0] = x_z = -sin(pitch).
+    pitch = math.asin(max(-1.0, min(1.0, -x_axis[2])))
+    if abs(x_axis[2]) < 1.0 - 1e-12:
+        roll = math.atan2(y_axis[2], z_axis[2])
+        yaw = math.atan2(x_axis[1], x_axis[0])
+    else:  # gimbal lock: x along +-z; put the whole turn about x into yaw
+        roll = 0.0
+        yaw = math.atan2(-y_axis[0], y_axis[1])
+    return (roll + 0.0, pitch + 0.0, yaw + 0.0)
 
 
 def urdf_joint_limits(lower: float, upper: float) -> Optional[Tuple[float, float]]:
@@ -127,35 +134,37 @@ def _cylinder_visual(xyz, rpy, radius: float, length: float, material: str) -> s
     )
 
 
-def default_link_radius(config: ArmConfig) -> float:
+def default_link_radius(arm: Union[ArmConfig, ArmGeometry]) -> float:
     """Link radius used when none is given: slim for small arms, m."""
-    return min(MAX_LINK_RADIUS, LINK_RADIUS_PER_REACH * sum(config.link_lengths))
+    return min(MAX_LINK_RADIUS, LINK_RADIUS_PER_REACH * sum(arm.link_lengths))
 
 
-def arm_urdf(config: ArmConfig, robot_name: str = 'two_bone_arm',
+def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm',
              link_radius: Optional[float] = None,
              linear_density: float = DEFAULT_LINEAR_DENSITY,
-             effort: float = DEFAULT_EFFORT, velocity: float = DEFAULT_VELOCITY,
+             effort: float = DEFAULT_EFFORT, velocity: Optional[float] = None,
              mujoco_extension: bool = True) -> str:
     """Generate the URDF of a two-bone arm.
 
     Parameters
     ----------
-    config : ArmConfig
-        Arm geometry: link lengths (m), joint names, base frame, plane and joint limits (rad).
+    arm : ArmConfig or ArmGeometry
+        Arm geometry: link lengths (m), joint names, base frame, plane, shoulder position (m),
+        zero angles and limits (rad, in the arm's readings), directions.
     robot_name : str
         ``<robot name>``.
     link_radius : float, optional
         Radius of the links' cylinders, m (visual and inertia); default
-        ``default_link_radius(config)``.
+        ``default_link_radius(arm)``.
     linear_density : float
         Mass per length of the links, kg/m; each link weighs at least
         ``DEFAULT_MIN_LINK_MASS`` kg.
     effort : float
         ``<limit effort>`` of both joints, N m. Informative for URDF consumers; MuJoCo's importer
         turns it into an actuator force range (``two_bone_ik.sim`` does not apply it).
-    velocity : float
-        ``<limit velocity>`` of both joints, rad/s.
+    velocity : float, optional
+        ``<limit velocity>`` of both joints, rad/s; default the arm's velocity limits where
+        finite, else ``DEFAULT_VELOCITY``.
     mujoco_extension : bool
         Add the ``<mujoco><compiler fusestatic="false" discardvisual="false"/></mujoco>`` block
         so that MuJoCo keeps the ``tool`` body and the visual geometry.
@@ -171,22 +180,27 @@ def arm_urdf(config: ArmConfig, robot_name: str = 'two_bone_arm',
         If ``link_radius``, ``linear_density``, ``effort`` or ``velocity`` is not a positive
         finite number, or a configured name clashes with a generated one.
     """
+    geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
     if link_radius is None:
-        link_radius = default_link_radius(config)
+        link_radius = default_link_radius(geometry)
+    velocities = [velocity if velocity is not None else (v if math.isfinite(v) else
+                                                         DEFAULT_VELOCITY)
+                  for v in geometry.velocity_limits]
     for name, value in (('link_radius', link_radius), ('linear_density', linear_density),
-                        ('effort', effort), ('velocity', velocity)):
+                        ('effort', effort), ('velocity', velocities[0]),
+                        ('velocity', velocities[1])):
         if not (math.isfinite(value) and value > 0.0):
             raise ValueError(f'{name}: expected a positive finite number, got {value!r}')
-    if config.base_frame in LINK_NAMES + (TOOL_LINK,):
-        raise ValueError(f'base_frame: {config.base_frame!r} clashes with a generated link name '
-                         f'{LINK_NAMES + (TOOL_LINK,)}')
-    if TOOL_JOINT in config.joint_names:
+    if geometry.base_frame in LINK_NAMES + (TOOL_LINK,):
+        raise ValueError(f'base_frame: {geometry.base_frame!r} clashes with a generated link '
+                         f'name {LINK_NAMES + (TOOL_LINK,)}')
+    if TOOL_JOINT in geometry.joint_names:
         raise ValueError(f'joint_names: {TOOL_JOINT!r} is the name of the generated fixed joint')
-    u_index, _ = PLANE_AXES[config.plane]
-    u = _unit(u_index)
-    axis = joint_axis(config.plane)
-    axis_index = max(range(3), key=lambda i: abs(axis[i]))
-    lengths = [float(v) for v in config.link_lengths]
+    normal = geometry.normal
+    zero1, zero2 = geometry.zero_angles
+    x_link1 = tuple(math.cos(zero1) * a + math.sin(zero1) * b
+                    for a, b in zip(geometry.u_axis, geometry.v_axis))
+    lengths = [float(v) for v in geometry.link_lengths]
     masses = [max(linear_density * length, DEFAULT_MIN_LINK_MASS) for length in lengths]
     hub_radius = 1.5 * link_radius
     hub_length = 3.0 * link_radius
@@ -208,42 +222,44 @@ def arm_urdf(config: ArmConfig, robot_name: str = 'two_bone_arm',
 
     # Base: a pedestal around the shoulder axis; no inertial block (KDL warns about a root
     # link with inertia, and the base is fixed anyway).
-    parts.append(f'  <link name={quoteattr(config.base_frame)}>\n')
-    parts.append(_cylinder_visual((0.0, 0.0, 0.0), _rpy_z_to(axis_index), 2.0 * link_radius,
-                                  2.0 * link_radius, 'base_grey'))
+    parts.append(f'  <link name={quoteattr(geometry.base_frame)}>\n')
+    parts.append(_cylinder_visual(geometry.shoulder_position, rpy_of(x_link1, normal),
+                                  2.0 * link_radius, 2.0 * link_radius, 'base_grey'))
     parts.append('  </link>\n')
 
-    parents = [config.base_frame, LINK_NAMES[0]]
-    origins = [(0.0, 0.0, 0.0), tuple(lengths[0] * c for c in u)]
-    for i in range(2):
-        limits = urdf_joint_limits(config.joint_lower_limits[i], config.joint_upper_limits[i])
+    joints = (
+        (geometry.base_frame, geometry.shoulder_position, rpy_of(x_link1, normal)),
+        (LINK_NAMES[0], (lengths[0], 0.0, 0.0), (0.0, 0.0, zero2)),
+    )
+    for i, (parent, xyz, rpy) in enumerate(joints):
+        limits = urdf_joint_limits(geometry.lower_limits[i], geometry.upper_limits[i])
         kind = 'continuous' if limits is None else 'revolute'
-        parts.append(f'  <joint name={quoteattr(config.joint_names[i])} type="{kind}">\n'
-                     f'    <parent link={quoteattr(parents[i])}/>\n'
+        parts.append(f'  <joint name={quoteattr(geometry.joint_names[i])} type="{kind}">\n'
+                     f'    <parent link={quoteattr(parent)}/>\n'
                      f'    <child link="{LINK_NAMES[i]}"/>\n'
-                     f'    <origin xyz="{_vec(origins[i])}" rpy="0 0 0"/>\n'
-                     f'    <axis xyz="{_vec(axis)}"/>\n')
+                     f'    <origin xyz="{_vec(xyz)}" rpy="{_vec(rpy)}"/>\n'
+                     f'    <axis xyz="0 0 {geometry.directions[i]}"/>\n')
         if limits is None:
-            parts.append(f'    <limit effort="{_num(effort)}" velocity="{_num(velocity)}"/>\n')
+            parts.append(f'    <limit effort="{_num(effort)}" '
+                         f'velocity="{_num(velocities[i])}"/>\n')
         else:
             parts.append(f'    <limit lower="{_num(limits[0])}" upper="{_num(limits[1])}"'
-                         f' effort="{_num(effort)}" velocity="{_num(velocity)}"/>\n')
+                         f' effort="{_num(effort)}" velocity="{_num(velocities[i])}"/>\n')
         parts.append('  </joint>\n')
 
         parts.append(f'  <link name="{LINK_NAMES[i]}">\n')
-        parts.append(_link_inertial(lengths[i], link_radius, masses[i], u_index))
-        parts.append(_cylinder_visual((0.0, 0.0, 0.0), _rpy_z_to(axis_index), hub_radius,
-                                      hub_length, 'joint_dark'))
+        parts.append(_link_inertial(lengths[i], link_radius, masses[i], 0))
+        parts.append(_cylinder_visual((0.0, 0.0, 0.0), _ALONG_AXIS, hub_radius, hub_length,
+                                      'joint_dark'))
         if lengths[i] > 0.0:
-            center = tuple(0.5 * lengths[i] * c for c in u)
-            parts.append(_cylinder_visual(center, _rpy_z_to(u_index), link_radius, lengths[i],
-                                          'link_blue'))
+            parts.append(_cylinder_visual((0.5 * lengths[i], 0.0, 0.0), _ALONG_LINK,
+                                          link_radius, lengths[i], 'link_blue'))
         parts.append('  </link>\n')
 
     parts.append(f'  <joint name="{TOOL_JOINT}" type="fixed">\n'
                  f'    <parent link="{LINK_NAMES[1]}"/>\n'
                  f'    <child link="{TOOL_LINK}"/>\n'
-                 f'    <origin xyz="{_vec(tuple(lengths[1] * c for c in u))}" rpy="0 0 0"/>\n'
+                 f'    <origin xyz="{_vec((lengths[1], 0.0, 0.0))}" rpy="0 0 0"/>\n'
                  '  </joint>\n')
     parts.append(f'  <link name="{TOOL_LINK}">\n'
                  '    <visual>\n'

@@ -26,14 +26,16 @@ from rcl_interfaces.msg import SetParametersResult
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool
+from std_msgs.msg import Bool, String
 
-from two_bone_ik.arm.config import ArmConfig, ArmConfigError
+from two_bone_ik.arm.config import ArmConfig, ArmConfigError, PARAMETER_NAMES
+from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
 from two_bone_ik.nodes.node_runner import run_node
-from two_bone_ik.nodes.parameter_schema import ik_parameters, names
-from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
+from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
+from two_bone_ik.nodes.parameters import parameter_overrides, SchemaNode
+from two_bone_ik.nodes.parameters import warn_unknown_overrides
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
-from two_bone_ik.target_solver import TargetSolver
+from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
 
 NODE_NAME = 'two_bone_ik'
@@ -48,7 +50,7 @@ WARNING_THROTTLE = 5.0
 PARAMETERS = ik_parameters()
 
 #: Names of the parameters that are fields of :class:`ArmConfig`.
-CONFIG_PARAMETERS = names(PARAMETERS)
+CONFIG_PARAMETERS = PARAMETER_NAMES
 
 _LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
                 ERROR: DiagnosticStatus.ERROR}
@@ -75,10 +77,18 @@ class IkNode(SchemaNode):
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
-        config = self._declare_parameters()
+        values = self.declare_schema(PARAMETERS)
+        config = ArmConfig.from_mapping(values)
         self._config = config
-        self._solver = TargetSolver(config)
+        self._description = values['robot_description']
+        self._tip_frame = values['tip_frame']
+        self._description_topic = values['robot_description_topic']
+        self._description_problem = ''  # why the last robot_description could not be used
+        self._from_parameter = bool(self._description)
+        self._solver = None
         self._previous = None
+        if self._description or not self._description_topic:
+            self._set_arm(arm_geometry(config, self._description, self._tip_frame))
         self._clock = self.get_clock()
         self._stats = TargetStatistics(time.monotonic())
         self._last_warning = {}  # rejected NodeStatus -> time.monotonic() of its last warning
@@ -88,7 +98,8 @@ class IkNode(SchemaNode):
 
         self._joint_msg = JointState()
         self._joint_msg.header.frame_id = config.base_frame
-        self._joint_msg.name = list(config.joint_names)
+        if self._solver is not None:
+            self._joint_msg.name = list(self._solver.geometry.joint_names)
         self._status_name = self.get_fully_qualified_name()
         self._reachable_msgs = (Bool(data=False), Bool(data=True))
 
@@ -110,28 +121,81 @@ class IkNode(SchemaNode):
         self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
+        if not self._description and self._description_topic:
+            # As robot_state_publisher publishes it (and controller_manager reads it).
+            self._description_sub = self.create_subscription(
+                String, self._description_topic, self._on_description, latched)
         # Last, once everything the callback uses exists.
         self._target_sub = self.create_subscription(
             PoseStamped, 'target_pose', self._on_target, reliable,
             qos_overriding_options=overridable)
         warn_unknown_overrides(self)
+        if self._description or self._description_topic:
+            given = sorted(set(GEOMETRY_PARAMETERS) & set(parameter_overrides(self)))
+            if given:
+                self.get_logger().warning(
+                    f"ignoring {', '.join(given)}: the arm comes from its robot description")
+        if self._solver is not None:
+            self._log_arm('ready: ')
+        else:
+            self.get_logger().info(
+                f"ready: waiting for the arm's URDF on {self._description_sub.topic_name}; "
+                'targets are answered NO_ARM_DESCRIPTION until it comes')
+
+    # -- the arm ------------------------------------------------------------------------------
+
+    def _set_arm(self, geometry) -> None:
+        """Solve for ``geometry`` from now on (names, zero angles and directions may change)."""
+        old = self._solver.geometry if self._solver is not None else None
+        self._solver = TargetSolver(self._config, geometry)
+        if old is None or (old.joint_names, old.zero_angles, old.directions) != (
+                geometry.joint_names, geometry.zero_angles, geometry.directions):
+            self._previous = None  # readings of another joint convention mean nothing here
+        if hasattr(self, '_joint_msg'):
+            self._joint_msg.name = list(geometry.joint_names)
+
+    def _log_arm(self, prefix: str) -> None:
+        config, geometry = self._config, self._solver.geometry
+        source = 'its URDF' if self._solver_from_urdf() else 'its parameters'
         self.get_logger().info(
-            f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
-            f"{config.plane} plane of '{config.base_frame}', elbow {config.elbow}, "
-            f"{'limited' if config.limited else 'unlimited'} joints")
+            f'{prefix}arm from {source}: {geometry.describe()}, joints '
+            f"{', '.join(geometry.joint_names)}, elbow {config.elbow}, "
+            f"{'limited' if geometry.limited else 'unlimited'} joints")
+
+    def _solver_from_urdf(self) -> bool:
+        return bool(self._description) or bool(self._description_topic)
+
+    def _source(self) -> str:
+        """Return where the arm comes from, in words."""
+        if self._description_topic and not self._from_parameter:
+            return f'topic {self._description_topic}'
+        return 'robot_description parameter' if self._description else 'parameters'
+
+    def _on_description(self, msg: String) -> None:
+        """Build the arm from a new robot description; a bad one leaves the old arm in force."""
+        try:
+            geometry = arm_geometry(self._config, msg.data, self._tip_frame)
+        except UrdfError as error:
+            self._description_problem = str(error)
+            kept = 'the previous arm stays in force' if self._solver is not None else \
+                'targets stay NO_ARM_DESCRIPTION'
+            self.get_logger().error(f'{self._description_topic}: {error}; {kept}')
+            return
+        self._description = msg.data
+        self._description_problem = ''
+        self._set_arm(geometry)
+        self._log_arm(f'{self._description_topic}: ')
 
     # -- parameters ---------------------------------------------------------------------------
-
-    def _declare_parameters(self) -> ArmConfig:
-        values = self.declare_schema(PARAMETERS)
-        return ArmConfig.from_mapping(values)
 
     def _validate_parameters(self, parameters) -> SetParametersResult:
         """Accept or reject a parameter change; changes nothing (see ``_apply_parameters``)."""
         changes = {p.name: p.value for p in parameters if p.name in CONFIG_PARAMETERS}
         try:
-            dataclasses.replace(self._config, **changes)
-        except ArmConfigError as error:
+            config = dataclasses.replace(self._config, **changes)
+            if self._description:
+                arm_geometry(config, self._description, self._tip_frame)
+        except (ArmConfigError, UrdfError) as error:
             return SetParametersResult(successful=False, reason=str(error))
         return SetParametersResult(successful=True)
 
@@ -140,7 +204,8 @@ class IkNode(SchemaNode):
         if not changes:
             return
         self._config = dataclasses.replace(self._config, **changes)
-        self._solver = TargetSolver(self._config)
+        if self._description or not self._description_topic:
+            self._set_arm(arm_geometry(self._config, self._description, self._tip_frame))
         shown = ', '.join(f'{name}={getattr(self._config, name)!r}' for name in changes)
         self.get_logger().info(f'parameters changed: {shown}')
 
@@ -148,10 +213,15 @@ class IkNode(SchemaNode):
 
     def _on_target(self, msg: PoseStamped) -> None:
         p = msg.pose.position
-        try:
-            result = self._solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
-        except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            result = self._unexpected_failure(msg)
+        solver = self._solver
+        if solver is None:
+            result = rejected_result(NodeStatus.NO_ARM_DESCRIPTION, msg.header.frame_id,
+                                     (p.x, p.y, p.z))
+        else:
+            try:
+                result = solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
+            except Exception:  # noqa: B902 - the safety net: a target never ends the node
+                result = self._unexpected_failure(msg)
         if result.ik_status is not None:
             joints = self._joint_msg
             joints.header.stamp = self._clock.now().to_msg()
@@ -162,11 +232,11 @@ class IkNode(SchemaNode):
         # The status text costs more than the solve: build it only for someone, and only once.
         text = None
         if self._status_pub.get_subscription_count():
-            text = self._solver.describe(result)
+            text = self._describe(result)
             self._status_pub.publish(DiagnosticStatus(
                 level=diagnostic_level(result.status), name=self._status_name,
                 message=text, hardware_id=self._config.base_frame,
-                values=[KeyValue(key=k, value=v) for k, v in self._solver.values(result)]))
+                values=[KeyValue(key=k, value=v) for k, v in TargetSolver.values(result)]))
         self._stats.record(result.status)
         if result.ik_status is None:
             self._warn_rejected(result, text)
@@ -181,7 +251,12 @@ class IkNode(SchemaNode):
             self.get_logger().error(
                 f'unexpected error solving target {position!r} in '
                 f"'{msg.header.frame_id}'; answered INVALID_TARGET:\n{traceback.format_exc()}")
-        return self._solver.rejected(NodeStatus.INVALID_TARGET, msg.header.frame_id, position)
+        return rejected_result(NodeStatus.INVALID_TARGET, msg.header.frame_id, position)
+
+    def _describe(self, result) -> str:
+        if self._solver is None:
+            return describe_without_arm(result)
+        return self._solver.describe(result)
 
     def _warn_rejected(self, result, text) -> None:
         """Log a rejected target, at most once per ``WARNING_THROTTLE`` s for each status.
@@ -193,7 +268,7 @@ class IkNode(SchemaNode):
         if last is not None and now - last < WARNING_THROTTLE:
             return
         self._last_warning[result.status] = now
-        self.get_logger().warning(text if text is not None else self._solver.describe(result))
+        self.get_logger().warning(text if text is not None else self._describe(result))
 
     def _publish_diagnostics(self) -> None:
         level, message, values = self._stats.report(time.monotonic())
@@ -202,8 +277,28 @@ class IkNode(SchemaNode):
         array.status = [DiagnosticStatus(
             level=_LEVEL_BYTES[level], name=f'{self._status_name}: targets', message=message,
             hardware_id=self._config.base_frame,
-            values=[KeyValue(key=k, value=v) for k, v in values])]
+            values=[KeyValue(key=k, value=v) for k, v in values]), self._arm_status()]
         self._diagnostics_pub.publish(array)
+
+    def _arm_status(self) -> DiagnosticStatus:
+        """Return the arm description in use, or why there is none (ERROR)."""
+        solver = self._solver
+        if self._description_problem:
+            level = DiagnosticStatus.ERROR
+            message = self._description_problem + (
+                '; the previous arm stays in force' if solver is not None else '')
+        elif solver is None:
+            level = DiagnosticStatus.ERROR
+            message = f'no robot description yet on {self._description_topic}'
+        else:
+            level = DiagnosticStatus.OK
+            message = solver.geometry.describe()
+        values = [KeyValue(key='source', value=self._source())]
+        if solver is not None:
+            values.append(KeyValue(key='joint_names', value=','.join(
+                solver.geometry.joint_names)))
+        return DiagnosticStatus(level=level, name=f'{self._status_name}: arm', message=message,
+                                hardware_id=self._config.base_frame, values=values)
 
     @property
     def config(self) -> ArmConfig:
@@ -221,7 +316,7 @@ def main(args=None) -> int:
 
     A bad configuration prints one line naming the parameter to stderr and ends the process
     with exit code 2; a command line rcl rejects returns 2 (see
-    :func:`two_bone_ik.node_main.run_node`).
+    :func:`two_bone_ik.nodes.node_runner.run_node`).
     """
     return run_node(NODE_NAME, IkNode, args)
 

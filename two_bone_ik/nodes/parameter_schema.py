@@ -7,7 +7,8 @@ default per value.
 """
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, ParameterSpec, STRING, STRINGS
+from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGERS, ParameterSpec
+from two_bone_ik.nodes.parameters import STRING, STRINGS
 from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING,
                                       DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP)
 
@@ -41,7 +42,31 @@ ARM_PARAMETERS = (
     ParameterSpec(
         'joint_upper_limits', DOUBLES, list(_ARM.joint_upper_limits),
         'Upper joint limits, radians (shoulder, elbow).', _LIMITS, length=2),
+    ParameterSpec(
+        'shoulder_position', DOUBLES, list(_ARM.shoulder_position),
+        'Where the shoulder axis meets the plane the tip moves in, metres in base_frame.',
+        '3 finite coordinates', length=3),
+    ParameterSpec(
+        'joint_zero_angles', DOUBLES, list(_ARM.joint_zero_angles),
+        "Where each link points when its joint reads 0, radians: link 1's angle from +u toward "
+        "+v, link 2's angle relative to link 1.", '2 finite angles', length=2),
+    ParameterSpec(
+        'joint_directions', INTEGERS, list(_ARM.joint_directions),
+        'Per joint, +1 when a positive reading turns the link from +u toward +v, else -1.',
+        '2 values, each 1 or -1', length=2),
+    ParameterSpec(
+        'robot_description', STRING, '',
+        'The URDF of the arm. When set, the arm comes from it (chain base_frame -> tip_frame) '
+        'and the geometry parameters above are not used.'),
+    ParameterSpec(
+        'tip_frame', STRING, '',
+        'The URDF link whose origin is the tip. Empty: the end of the chain below base_frame '
+        'when there is exactly one.'),
 )
+
+#: Geometry parameters a URDF replaces.
+GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
+                       'joint_zero_angles', 'joint_directions')
 
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
 IK_PARAMETERS = (
@@ -54,6 +79,11 @@ IK_PARAMETERS = (
         'allow_elbow_flip', BOOL, _ARM.allow_elbow_flip,
         'Use the other elbow branch when the configured one breaks a joint limit.',
         read_only=False),
+    ParameterSpec(
+        'robot_description_topic', STRING, '',
+        'When set (usually robot_description) and robot_description is empty: the topic '
+        '(std_msgs/String, reliable, transient local) the URDF comes from; the arm is rebuilt '
+        'whenever a new one arrives.'),
     ParameterSpec(
         'out_of_plane_tolerance', DOUBLE, _ARM.out_of_plane_tolerance,
         'Off-plane distance up to which a target that cannot be reached in the plane reports '

@@ -34,7 +34,8 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.joint_commands import match_command
-from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.arm.params_file import parameters_for_node
+from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
@@ -70,25 +71,26 @@ class SimNode(SchemaNode):
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
         settings = self.declare_schema(SIM_PARAMETERS)
-        config = self._declare_arm(settings['arm_params_file'])
+        config, description, tip_frame = self._declare_arm(settings['arm_params_file'])
         try:
+            geometry = arm_geometry(config, description, tip_frame)
             self._sim = ArmSim(
-                config, natural_frequency=settings['natural_frequency'],
+                geometry, natural_frequency=settings['natural_frequency'],
                 damping_ratio=settings['damping_ratio'],
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
-                initial_positions=settings['initial_positions'])
-        except SimError as error:
+                initial_positions=settings['initial_positions'], urdf=description or None)
+        except (SimError, UrdfError) as error:
             raise ParameterError(str(error)) from None
-        self._config = config
+        self._geometry = geometry
         self._rate_factor = settings['real_time_factor']
         self._clock = self.get_clock()
 
         self._state_msg = JointState()
-        self._state_msg.header.frame_id = config.base_frame
-        self._state_msg.name = list(config.joint_names)
+        self._state_msg.header.frame_id = geometry.base_frame
+        self._state_msg.name = list(geometry.joint_names)
         self._tip_msg = PoseStamped()
-        self._tip_msg.header.frame_id = config.base_frame
+        self._tip_msg.header.frame_id = geometry.base_frame
 
         qos = QoSProfile(depth=10)
         self._state_pub = self.create_publisher(JointState, 'joint_states', qos)
@@ -102,28 +104,37 @@ class SimNode(SchemaNode):
         warn_unknown_overrides(self, also_known=names(ik_parameters()))
         kp = ', '.join(f'{v:.6g}' for v in self._sim.kp)
         kv = ', '.join(f'{v:.6g}' for v in self._sim.kv)
+        source = 'its URDF' if description else 'its parameters'
         self.get_logger().info(
-            f'ready: links {config.link_lengths[0]:g} + {config.link_lengths[1]:g} m in the '
-            f"{config.plane} plane of '{config.base_frame}', joints "
-            f"{', '.join(config.joint_names)}; kp [{kp}] N m/rad, kv [{kv}] N m s/rad, "
+            f'ready: arm from {source}: {geometry.describe()}, joints '
+            f"{', '.join(geometry.joint_names)}; kp [{kp}] N m/rad, kv [{kv}] N m s/rad, "
             f"gravity {'compensated' if settings['gravity_compensation'] else 'acting'}, step "
             f'{self._sim.timestep:g} s, {self._rate_factor:g}x real time')
 
     # -- parameters ---------------------------------------------------------------------------
 
-    def _declare_arm(self, params_file: str) -> ArmConfig:
-        """Declare the arm parameters, their defaults read from ``params_file`` if set."""
+    def _declare_arm(self, params_file: str):
+        """Declare the arm parameters, their defaults read from ``params_file`` if set.
+
+        Returns ``(config, robot_description, tip_frame)``.
+        """
         defaults = ArmConfig().as_parameters()
+        defaults.update(robot_description='', tip_frame='')
         if params_file:
             namespace = self.get_namespace().rstrip('/')
             ik_node = f'{namespace}/{IK_NODE_NAME}'
             try:
-                defaults = load_arm_config(params_file, ik_node,
-                                           warn=self.get_logger().warning).as_parameters()
+                found = parameters_for_node(params_file, ik_node)
+                if not found.matched_keys:
+                    self.get_logger().warning(found.describe_unmatched(ik_node, [params_file]))
+                defaults.update(ArmConfig.from_mapping(found.values).as_parameters())
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
-        values = self.declare_schema(ARM_PARAMETERS, defaults)
-        return ArmConfig.from_mapping({**defaults, **values})
+            for name in ('robot_description', 'tip_frame'):
+                if isinstance(found.values.get(name), str):
+                    defaults[name] = found.values[name]
+        values = {**defaults, **self.declare_schema(ARM_PARAMETERS, defaults)}
+        return ArmConfig.from_mapping(values), values['robot_description'], values['tip_frame']
 
     # -- physics and topics -------------------------------------------------------------------
 
@@ -168,11 +179,11 @@ class SimNode(SchemaNode):
 
     def _on_command(self, msg: JointState) -> None:
         self._catch_up()  # the old targets hold until now
-        match = match_command(msg.name, msg.position, self._config.joint_names)
+        match = match_command(msg.name, msg.position, self._geometry.joint_names)
         if match.unknown:
             self.get_logger().warning(
                 f"joint_commands: ignoring unknown joint(s) {', '.join(match.unknown)} "
-                f"(this arm has {', '.join(self._config.joint_names)})",
+                f"(this arm has {', '.join(self._geometry.joint_names)})",
                 throttle_duration_sec=WARNING_THROTTLE)
         if match.invalid:
             self.get_logger().warning(

@@ -1,7 +1,10 @@
-"""A MuJoCo simulation of the arm described by an ``ArmConfig`` (ROS-free).
+"""A MuJoCo simulation of a two-link arm: the generated one, or the user's own URDF (ROS-free).
 
-The model is the URDF from :func:`two_bone_ik.arm.urdf_export.arm_urdf` loaded with MuJoCo's
-URDF importer, then edited as an ``mujoco.MjSpec`` before compiling:
+The model is a URDF (by default the one :func:`two_bone_ik.arm.urdf_export.arm_urdf` generates
+for the arm; or the user's robot description, prepared by
+:func:`two_bone_ik.sim.mujoco_urdf.urdf_for_mujoco`: meshes dropped, joints other than the
+arm's two held fixed) loaded with MuJoCo's URDF importer, then edited as an ``mujoco.MjSpec``
+before compiling:
 
 - one position actuator per joint, torque ``kp * (target - q) - kv * dq``, not force-limited;
   the gains come from a natural frequency and a damping ratio, scaled by the joint-space inertia
@@ -10,7 +13,7 @@ URDF importer, then edited as an ``mujoco.MjSpec`` before compiling:
 - joint limits from the configuration (finite ones, see
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`) as MuJoCo joint ranges, and targets
   clamped into them;
-- optional gravity compensation (gravity is -z of ``base_frame``, which is MuJoCo's world frame).
+- optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
@@ -20,19 +23,20 @@ Positions are radians, velocities rad/s, efforts N m, lengths metres, times seco
 """
 
 import math
-from typing import Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import mujoco
 import numpy as np
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_export import arm_urdf
-from two_bone_ik.arm.urdf_export import LINK_NAMES
 from two_bone_ik.arm.urdf_export import TOOL_LINK
 from two_bone_ik.arm.urdf_export import urdf_joint_limits
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
+from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
 
 
 class SimError(ConfigError):
@@ -46,18 +50,14 @@ def _positive(name: str, value: float) -> float:
     return value
 
 
-def _wrap(angle: float) -> float:
-    """Wrap an angle into [-pi, pi)."""
-    return (angle + math.pi) % (2.0 * math.pi) - math.pi
-
-
 class ArmSim:
     """Position-controlled MuJoCo model of a two-bone arm.
 
     Parameters
     ----------
-    config : ArmConfig
-        The arm: link lengths, joint names, plane and joint limits.
+    arm : ArmConfig or ArmGeometry
+        The arm: joint names, base frame, joint limits (the simulated hardware's, in readings)
+        and, without ``urdf``, the geometry of the URDF to generate.
     natural_frequency : float
         Undamped natural frequency of each position loop, Hz: the position gain of joint i is
         ``kp_i = (2 pi f)^2 M_ii`` with ``M_ii`` the joint-space inertia at the zero pose, so
@@ -75,8 +75,8 @@ class ArmSim:
     initial_positions : sequence of 2 float
         Joint angles at the start and after :meth:`reset`, rad; also the initial targets.
     urdf : str, optional
-        URDF text to load instead of ``arm_urdf(config)``; it must have the joints of ``config``
-        and the generated link names.
+        The user's robot description to simulate instead of ``arm_urdf(arm)``; ``arm`` must
+        then be the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
 
     Raises
     ------
@@ -84,7 +84,8 @@ class ArmSim:
         If a setting is out of range or the model does not compile.
     """
 
-    def __init__(self, config: ArmConfig, natural_frequency: float = DEFAULT_NATURAL_FREQUENCY,
+    def __init__(self, arm: Union[ArmConfig, ArmGeometry],
+                 natural_frequency: float = DEFAULT_NATURAL_FREQUENCY,
                  damping_ratio: float = DEFAULT_DAMPING_RATIO,
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
@@ -101,14 +102,22 @@ class ArmSim:
             raise SimError(
                 f'initial_positions: expected 2 finite angles, got {list(initial_positions)!r}')
 
-        self.config = config
-        self.joint_names = tuple(config.joint_names)
+        geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
+        #: The simulated arm.
+        self.geometry = geometry
+        self.joint_names = tuple(geometry.joint_names)
         #: Per joint: finite (lower, upper) range in rad, or None for a continuous joint.
         self.joint_ranges = tuple(
             urdf_joint_limits(lo, hi)
-            for lo, hi in zip(config.joint_lower_limits, config.joint_upper_limits))
-
-        spec = mujoco.MjSpec.from_string(urdf if urdf is not None else arm_urdf(config))
+            for lo, hi in zip(geometry.lower_limits, geometry.upper_limits))
+        if urdf is None:
+            urdf, tip_link = arm_urdf(geometry), TOOL_LINK
+        else:
+            urdf, tip_link = urdf_for_mujoco(urdf, self.joint_names), geometry.tip_frame
+        try:
+            spec = mujoco.MjSpec.from_string(urdf)
+        except ValueError as exc:
+            raise SimError(f'urdf: MuJoCo could not read the model: {exc}') from None
         spec.compiler.fusestatic = False
         spec.compiler.discardvisual = False
         spec.option.timestep = timestep
@@ -127,8 +136,8 @@ class ArmSim:
                 joint.range = joint_range
                 # Stiffer than MuJoCo's default (0.02 s), as stiff as the step allows.
                 joint.solref_limit = [2.0 * timestep, 1.0]
-        for body_name in LINK_NAMES:
-            spec.body(body_name).gravcomp = 1.0 if gravity_compensation else 0.0
+        for body in spec.bodies:
+            body.gravcomp = 1.0 if gravity_compensation else 0.0
 
         # Gains from the joint-space inertia at the zero pose (arm stretched along +u), so that
         # each joint alone is a second-order system with the requested frequency and damping.
@@ -151,8 +160,8 @@ class ArmSim:
             [self.model.jnt_dofadr[self.model.joint(n).id] for n in self.joint_names])
         self._actuators = np.array(
             [self.model.actuator(f'{n}_position').id for n in self.joint_names])
-        self._tool = self.model.body(TOOL_LINK).id
-        self._elbow = self.model.body(LINK_NAMES[1]).id
+        self._tool = self._body_id(tip_link, 'tip_frame')
+        self._base = self._body_id(geometry.base_frame, 'base_frame')
         self._initial = tuple(initial)
         self.reset()
 
@@ -165,6 +174,12 @@ class ArmSim:
         mujoco.mj_fullM(model, data, full)
         return tuple(float(full[a, a]) for a in
                      (model.jnt_dofadr[model.joint(n).id] for n in self.joint_names))
+
+    def _body_id(self, name: str, what: str) -> int:
+        try:
+            return self.model.body(name).id
+        except KeyError:
+            raise SimError(f'{what}: the simulated model has no link {name!r}') from None
 
     @staticmethod
     def _compiled(spec):
@@ -221,18 +236,19 @@ class ArmSim:
 
     @property
     def tip_position(self) -> np.ndarray:
-        """Origin of the ``tool`` frame in ``base_frame``, m, shape (3,)."""
-        return self.data.xpos[self._tool].copy()
+        """Origin of the tip link in ``base_frame``, m, shape (3,)."""
+        data, base = self.data, self._base
+        return data.xmat[base].reshape(3, 3).T @ (data.xpos[self._tool] - data.xpos[base])
 
     @property
     def tip_quaternion(self) -> np.ndarray:
-        """Orientation of the ``tool`` frame in ``base_frame``, (w, x, y, z), shape (4,)."""
-        return self.data.xquat[self._tool].copy()
-
-    @property
-    def elbow_position(self) -> np.ndarray:
-        """Position of the elbow joint in ``base_frame``, m, shape (3,)."""
-        return self.data.xpos[self._elbow].copy()
+        """Orientation of the tip link in ``base_frame``, (w, x, y, z), shape (4,)."""
+        data = self.data
+        relative = np.empty(4)
+        conjugate = np.empty(4)
+        mujoco.mju_negQuat(conjugate, data.xquat[self._base])
+        mujoco.mju_mulQuat(relative, conjugate, data.xquat[self._tool])
+        return relative
 
     # -- commands and stepping -------------------------------------------------------------
 
@@ -253,7 +269,7 @@ class ArmSim:
         joint_range = self.joint_ranges[index]
         if joint_range is None:
             current = float(self.data.qpos[self._qpos_adr[index]])
-            return current + _wrap(position - current)
+            return current + math.remainder(position - current, math.tau)
         return min(max(position, joint_range[0]), joint_range[1])
 
     def set_targets(self, targets: Mapping[int, float]) -> None:

@@ -1,0 +1,308 @@
+"""Tests of two_bone_ik.arm.urdf_import: any planar two-link arm from its URDF.
+
+The oracle is independent of the importer: :func:`urdf_arms.chain_tip` (ElementTree + numpy,
+joint by joint) and MuJoCo's own URDF loader.
+"""
+
+import math
+
+import mujoco
+import numpy as np
+import pytest
+
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, UrdfError
+from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
+from two_bone_ik.status import NodeStatus
+from two_bone_ik.target_solver import TargetSolver
+from urdf_arms import chain_tip, random_planar_arm
+
+#: Independent FK and the imported arm agree to this, relative to the arm's reach.
+TOLERANCE = 1e-9
+
+
+def _readings_within(rng, limits, count):
+    columns = []
+    for lo, hi in limits:
+        lo = max(lo, -2.0 * math.pi)
+        hi = min(hi, 2.0 * math.pi)
+        columns.append(rng.uniform(lo, hi, count))
+    return np.stack(columns, axis=1)
+
+
+def _scale(geometry: ArmGeometry) -> float:
+    return max(1.0, sum(geometry.link_lengths), max(map(abs, geometry.shoulder_position)))
+
+
+ARMS = [random_planar_arm(np.random.default_rng(seed)) for seed in range(120)]
+
+
+@pytest.mark.parametrize('arm', ARMS, ids=[f'arm{i}' for i in range(len(ARMS))])
+def test_random_arms_import_to_their_own_kinematics(arm):
+    geometry = arm_from_urdf(arm.urdf, arm.base, arm.tip)
+    assert geometry.joint_names == arm.joints
+    assert (geometry.lower_limits, geometry.upper_limits) == tuple(zip(*arm.limits))
+    rng = np.random.default_rng(7)
+    for readings in _readings_within(rng, arm.limits, 20):
+        expected = chain_tip(arm.urdf, arm.base, arm.tip, dict(zip(arm.joints, readings)))
+        np.testing.assert_allclose(geometry.tip_position(readings), expected, rtol=0.0,
+                                   atol=TOLERANCE * _scale(geometry))
+
+
+@pytest.mark.parametrize('arm', ARMS[:40], ids=[f'arm{i}' for i in range(40)])
+def test_random_arms_solved_targets_put_the_tip_on_them(arm):
+    # Targets the arm can reach (its own tips, within the limits) are REACHED or ELBOW_FLIPPED,
+    # and the commanded readings put the independent FK's tip on them; a target moved off the
+    # plane is never REACHED.
+    geometry = arm_from_urdf(arm.urdf, arm.base, arm.tip)
+    solver = TargetSolver(ArmConfig(base_frame=arm.base), geometry)
+    rng = np.random.default_rng(11)
+    scale = _scale(geometry)
+    previous = None
+    for readings in _readings_within(rng, arm.limits, 15):
+        target = chain_tip(arm.urdf, arm.base, arm.tip, dict(zip(arm.joints, readings)))
+        result = solver.solve(arm.base, *target, previous=previous)
+        assert result.status in (NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED), result
+        assert result.reachable
+        commanded = (result.q1, result.q2)
+        for value, (lo, hi) in zip(commanded, arm.limits):
+            assert lo - 1e-9 <= value <= hi + 1e-9
+        tip = chain_tip(arm.urdf, arm.base, arm.tip, dict(zip(arm.joints, commanded)))
+        np.testing.assert_allclose(tip, target, rtol=0.0, atol=TOLERANCE * scale)
+        previous = commanded
+        off = np.asarray(target) + 0.01 * np.asarray(geometry.normal)
+        moved = solver.solve(arm.base, *off, previous=previous)
+        assert (moved.status, moved.reachable) == (NodeStatus.OFF_PLANE, False)
+        assert abs(moved.off_plane) == pytest.approx(0.01, abs=1e-9)
+
+
+@pytest.mark.parametrize('arm', ARMS[:25], ids=[f'arm{i}' for i in range(25)])
+def test_random_arms_match_mujoco(arm):
+    geometry = arm_from_urdf(arm.urdf, arm.base, arm.tip)
+    model = mujoco.MjModel.from_xml_string(urdf_for_mujoco(arm.urdf, arm.joints))
+    data = mujoco.MjData(model)
+    base, tip = model.body(arm.base).id, model.body(arm.tip).id
+    addresses = [model.jnt_qposadr[model.joint(name).id] for name in arm.joints]
+    rng = np.random.default_rng(3)
+    for readings in _readings_within(rng, arm.limits, 10):
+        data.qpos[addresses] = readings
+        mujoco.mj_kinematics(model, data)
+        in_base = data.xmat[base].reshape(3, 3).T @ (data.xpos[tip] - data.xpos[base])
+        np.testing.assert_allclose(geometry.tip_position(readings), in_base, rtol=0.0,
+                                   atol=TOLERANCE * _scale(geometry))
+
+
+# -- hand-written arms with the traits of real ones -----------------------------------------
+
+
+def _link(name, mass='1.0'):
+    return (f'<link name="{name}"><inertial><mass value="{mass}"/><inertia ixx="0.01" ixy="0" '
+            'ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>')
+
+
+def _joint(name, kind, parent, child, xyz='0 0 0', rpy='0 0 0', axis=None, limit=None):
+    parts = [f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+             f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/>']
+    if axis is not None:
+        parts.append(f'<axis xyz="{axis}"/>')
+    if limit is not None:
+        parts.append(f'<limit {limit} effort="10" velocity="3.0"/>')
+    return ''.join(parts) + '</joint>'
+
+
+def robot(*parts):
+    return '<?xml version="1.0"?><robot name="test">' + ''.join(parts) + '</robot>'
+
+
+#: RRBot-like: shoulder 1.95 m up and 0.1 m aside, zero pose straight up, axes along +y,
+#: a mesh, <ros2_control>, <gazebo> and <transmission>.
+RAISED_UP = robot(
+    '<link name="world"/>', _link('base_link'), _link('link1'), _link('link2'),
+    '<link name="tool_link"/>',
+    '<link name="decor"><visual><geometry><mesh filename="package://x/base.dae"/></geometry>'
+    '</visual></link>',
+    _joint('fixed', 'fixed', 'world', 'base_link'),
+    _joint('decor_joint', 'fixed', 'world', 'decor'),
+    _joint('joint1', 'continuous', 'base_link', 'link1', '0 0.1 1.95', axis='0 1 0',
+           limit=''),
+    _joint('joint2', 'continuous', 'link1', 'link2', '0 0.1 0.9', axis='0 1 0', limit=''),
+    _joint('tool_joint', 'fixed', 'link2', 'tool_link', '0 0 1'),
+    '<ros2_control name="RRBot" type="system"><hardware><plugin>mock_components/GenericSystem'
+    '</plugin></hardware><joint name="joint1"><command_interface name="position"/>'
+    '</joint></ros2_control>',
+    '<gazebo><plugin filename="gz_ros2_control-system" name="x"/></gazebo>',
+    '<transmission name="t"><type>transmission_interface/SimpleTransmission</type>'
+    '</transmission>')
+
+#: SCARA-like: plane 0.44 m up, a fixed joint after the elbow written rpy="3.14 0 0".
+SCARA = robot(
+    _link('base_link'), _link('link1'), _link('link2'), '<link name="flange"/>',
+    '<link name="tool0"/>',
+    _joint('joint1', 'revolute', 'base_link', 'link1', '0 0 0.44', axis='0 0 1',
+           limit='lower="-2.5" upper="2.5"'),
+    _joint('joint2', 'revolute', 'link1', 'link2', '0.425 0 0', axis='0 0 1',
+           limit='lower="-2.0" upper="2.0"'),
+    _joint('flange_joint', 'fixed', 'link2', 'flange', '0.345 0 0', '3.14 0 0'),
+    _joint('tool_joint', 'fixed', 'flange', 'tool0', '0 0 0.11'))
+
+#: Leg-stand-like: hanging down at zero (link 1 at -90 degrees), axes along +y, the foot
+#: 0.045 m off the plane of the hip, a rail joint above the base that is not on the chain.
+HANGING_LEG = robot(
+    '<link name="world"/>', _link('base_link'), _link('upper'), _link('lower'),
+    '<link name="foot"/>',
+    _joint('rail', 'prismatic', 'world', 'base_link', axis='0 0 1',
+           limit='lower="0" upper="0.5"'),
+    _joint('hip', 'revolute', 'base_link', 'upper', '0 0.02 0', axis='0 1 0',
+           limit='lower="-10" upper="10"'),
+    _joint('knee', 'revolute', 'upper', 'lower', '0 0.015 -0.16', axis='0 1 0',
+           limit='lower="-10" upper="10"'),
+    _joint('ankle', 'fixed', 'lower', 'foot', '0 0.01 -0.16'))
+
+#: OpenManipulator-like: shoulder offset in the plane, zero angles of +-79.4 degrees, axes
+#: along +y, a wrist joint whose child is the tip.
+OFFSET_ZEROS = robot(
+    _link('link2'), _link('link3'), _link('link4'), _link('link5'),
+    _joint('joint2', 'revolute', 'link2', 'link3', '0 0 0.0595', axis='0 1 0',
+           limit='lower="-1.5" upper="1.5"'),
+    _joint('joint3', 'revolute', 'link3', 'link4', '0.024 0 0.128', axis='0 1 0',
+           limit='lower="-1.5" upper="1.4"'),
+    _joint('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
+           limit='lower="-1.7" upper="2.0"'))
+
+
+@pytest.mark.parametrize('text, base, tip, expected', [
+    (RAISED_UP, 'base_link', '', {
+        'joint_names': ('joint1', 'joint2'), 'shoulder_position': (0.0, 0.2, 1.95),
+        'link_lengths': (0.9, 1.0), 'zero_angles': (math.pi / 2, 0.0), 'directions': (-1, -1),
+        'plane': 'xz', 'tip': 'tool_link'}),
+    (SCARA, 'base_link', 'tool0', {
+        'joint_names': ('joint1', 'joint2'),
+        'shoulder_position': (0.0, 0.0, 0.44 + 0.11 * math.cos(3.14)),
+        'link_lengths': (0.425, math.hypot(0.345, 0.11 * math.sin(3.14))),
+        'zero_angles': (0.0, -math.atan2(0.11 * math.sin(3.14), 0.345)), 'directions': (1, 1),
+        'plane': 'xy', 'tip': 'tool0'}),
+    (HANGING_LEG, 'base_link', 'foot', {
+        'joint_names': ('hip', 'knee'), 'shoulder_position': (0.0, 0.045, 0.0),
+        'link_lengths': (0.16, 0.16), 'zero_angles': (-math.pi / 2, 0.0), 'directions': (-1, -1),
+        'plane': 'xz', 'tip': 'foot'}),
+    (OFFSET_ZEROS, 'link2', 'link5', {
+        'joint_names': ('joint2', 'joint3'), 'shoulder_position': (0.0, 0.0, 0.0595),
+        'link_lengths': (math.hypot(0.024, 0.128), 0.124),
+        'zero_angles': (math.atan2(0.128, 0.024), -math.atan2(0.128, 0.024)),
+        'directions': (-1, -1), 'plane': 'xz', 'tip': 'link5'}),
+], ids=['raised_up_axes_plus_y', 'scara_rpy_3_14', 'hanging_leg', 'offset_zero_angles'])
+def test_real_arm_traits(text, base, tip, expected):
+    geometry = arm_from_urdf(text, base, tip)
+    assert geometry.joint_names == expected['joint_names']
+    assert geometry.tip_frame == expected['tip']
+    assert geometry.directions == expected['directions']
+    assert geometry.plane_name.startswith(expected['plane'])
+    np.testing.assert_allclose(geometry.shoulder_position, expected['shoulder_position'],
+                               atol=1e-12)
+    np.testing.assert_allclose(geometry.link_lengths, expected['link_lengths'], atol=1e-12)
+    np.testing.assert_allclose(geometry.zero_angles, expected['zero_angles'], atol=1e-12)
+    rng = np.random.default_rng(5)
+    for readings in rng.uniform(-1.5, 1.4, size=(50, 2)):
+        np.testing.assert_allclose(
+            geometry.tip_position(readings),
+            chain_tip(text, base, geometry.tip_frame, dict(zip(geometry.joint_names, readings))),
+            atol=1e-12)
+
+
+def test_elbow_up_is_the_plus_z_side_for_a_vertical_arm():
+    # RRBot's plane is xz with axes along +y: u = x, v = z, so "up" is above the line.
+    geometry = arm_from_urdf(RAISED_UP, 'base_link')
+    assert geometry.u_axis == pytest.approx((1.0, 0.0, 0.0))
+    assert geometry.v_axis == pytest.approx((0.0, 0.0, 1.0))
+    solver = TargetSolver(ArmConfig(elbow='up'), geometry)
+    result = solver.solve('base_link', 1.2, 0.2, 1.95)
+    assert result.status is NodeStatus.REACHED
+    elbow = geometry.elbow_position((result.q1, result.q2))
+    assert elbow[2] > 1.95  # above the shoulder-target line (which is horizontal here)
+
+
+def test_limits_narrowed_by_parameters():
+    geometry = arm_from_urdf(SCARA, 'base_link', 'tool0', (-1.0, -math.inf), (math.inf, 0.5))
+    assert geometry.lower_limits == (-1.0, -2.0)
+    assert geometry.upper_limits == (2.5, 0.5)
+    assert geometry.velocity_limits == (3.0, 3.0)
+    with pytest.raises(UrdfError, match=r'joint_lower_limits: shoulder lower limit 3\.0 is above '
+                       r'its upper limit 2\.5'):
+        arm_from_urdf(SCARA, 'base_link', 'tool0', (3.0, -math.inf), (math.inf, math.inf))
+
+
+def test_arm_geometry_picks_the_source():
+    config = ArmConfig(link_lengths=(0.2, 0.1))
+    assert arm_geometry(config).link_lengths == (0.2, 0.1)
+    assert arm_geometry(config, RAISED_UP).link_lengths == pytest.approx((0.9, 1.0))
+
+
+BAD = {
+    'malformed_xml': ('<robot name="x"><link name="a">', 'base_link', '',
+                      r'^robot_description: not valid XML: '),
+    'not_a_robot': ('<sdf version="1.9"/>', 'base_link', '',
+                    r'^robot_description: the root element is <sdf>, not <robot>$'),
+    'joint_without_child': ('<robot name="x"><link name="a"/><joint name="j" type="fixed">'
+                            '<parent link="a"/></joint></robot>', 'a', '',
+                            r'^robot_description: not a valid URDF: '),
+    'empty': ('  ', 'base_link', '', r'^robot_description: empty$'),
+    'missing_base': (RAISED_UP, 'nowhere', '',
+                     r"^base_frame: 'nowhere' is not a link of the robot description \(links: "
+                     r'base_link, decor, link1, link2, tool_link, world\)$'),
+    'missing_tip': (RAISED_UP, 'base_link', 'nope', r"^tip_frame: 'nope' is not a link"),
+    'tip_not_below_base': (RAISED_UP, 'link2', 'link1',
+                           r"^tip_frame: 'link1' is not below base_frame 'link2'"),
+    'two_ends': (RAISED_UP.replace('<parent link="world"/><child link="decor"/>',
+                                   '<parent link="base_link"/><child link="decor"/>'),
+                 'base_link', '',
+                 r"^tip_frame: base_frame 'base_link' has 2 end links below it \(decor, "
+                 r'tool_link\); set tip_frame to the one that is the tip$'),
+    'prismatic_on_chain': (HANGING_LEG, 'world', 'foot',
+                           r"^joint 'rail' \(prismatic, world -> base_link\) is on the chain "
+                           'from world to foot'),
+    'third_joint': (OFFSET_ZEROS, 'link2', 'link4',
+                    None),
+    'one_joint': (SCARA, 'link1', 'tool0',
+                  r'^the chain from link1 to tool0 has 1 movable joint\(s\) \(joint2\); '
+                  r'exactly 2'),
+    'skew_axes': (SCARA.replace('<origin xyz="0.425 0 0" rpy="0 0 0"/>',
+                                '<origin xyz="0.425 0 0" rpy="0.001 0 0"/>'),
+                  'base_link', 'tool0',
+                  r"^joints 'joint1' and 'joint2' have axes 0\.001 rad apart; a planar arm "
+                  r'needs them parallel'),
+    'zero_axis': (SCARA.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 0"/>', 1),
+                  'base_link', 'tool0',
+                  r"^joint 'joint1': axis \[0\.0, 0\.0, 0\.0\] has no direction$"),
+    'floating': (SCARA.replace('type="fixed"><parent link="link2"/>',
+                               'type="floating"><parent link="link2"/>'),
+                 'base_link', 'tool0', r"^joint 'flange_joint' \(floating, "),
+    'huge_limit': (SCARA.replace('lower="-2.5" upper="2.5"', 'lower="-1e12" upper="2.5"'),
+                   'base_link', 'tool0', r'^robot_description: joint_lower_limits: shoulder '
+                                         r'lower limit -1e\+12 rad is beyond'),
+}
+
+
+@pytest.mark.parametrize('case', sorted(BAD))
+def test_bad_descriptions_are_one_line_and_nothing_on_stderr(case, capfd):
+    text, base, tip, pattern = BAD[case]
+    if case == 'third_joint':
+        # joint4's child is no longer the tip: it counts, and makes three.
+        text = OFFSET_ZEROS.replace('</robot>', _link('link6') + _joint(
+            'joint5', 'revolute', 'link5', 'link6', '0.1 0 0', axis='0 1 0',
+            limit='lower="-1" upper="1"') + '</robot>')
+        tip = 'link6'
+        pattern = (r'^the chain from link2 to link6 has 3 movable joint\(s\) \(joint2, joint3, '
+                   r'joint4\); exactly 2')
+    with pytest.raises(UrdfError, match=pattern) as info:
+        arm_from_urdf(text, base, tip)
+    assert '\n' not in str(info.value)
+    captured = capfd.readouterr()
+    assert captured.err == '' and captured.out == ''
+
+
+def test_unknown_tags_stay_off_stderr(capfd):
+    geometry = arm_from_urdf(RAISED_UP, 'base_link')
+    assert geometry.joint_names == ('joint1', 'joint2')
+    captured = capfd.readouterr()
+    assert captured.err == '' and captured.out == ''

@@ -1,0 +1,198 @@
+"""URDF arms for tests, and an independent forward kinematics of any URDF chain.
+
+:func:`chain_tip` walks a URDF with ElementTree and numpy, joint by joint (its own rpy and
+axis-angle code), so tests can check the package's URDF importer and solver against it without
+using any of the package's code as the oracle. :func:`random_planar_arm` writes random planar
+two-link arms the way real descriptions look: fixed joints before, between and after the two
+arm joints, arbitrary rpy on every joint, axes either way, offsets off the plane, a wrist joint
+at the tip, and the elements an importer must pass over (meshes, ``<ros2_control>``,
+``<gazebo>``, ``<transmission>``).
+"""
+
+import math
+from typing import Dict, List, Mapping, NamedTuple, Tuple
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+
+
+def _rotation_rpy(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    """Rz(yaw) @ Ry(pitch) @ Rx(roll), as URDF defines <origin rpy>."""
+    def rx(a):
+        return np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
+
+    def ry(a):
+        return np.array([[math.cos(a), 0, math.sin(a)], [0, 1, 0], [-math.sin(a), 0, math.cos(a)]])
+
+    def rz(a):
+        return np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+    return rz(yaw) @ ry(pitch) @ rx(roll)
+
+
+def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation by ``angle`` about the unit vector ``axis`` (Rodrigues)."""
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+
+
+def _floats(text: str, default: Tuple[float, ...]) -> np.ndarray:
+    return np.array([float(v) for v in text.split()]) if text else np.array(default)
+
+
+def chain_tip(urdf: str, base: str, tip: str, readings: Mapping[str, float]) -> np.ndarray:
+    """Position of link ``tip``'s origin in link ``base``'s frame, m.
+
+    ``readings`` gives revolute/continuous joint angles (rad) and prismatic joint offsets (m)
+    by name; joints not named are at 0.
+    """
+    robot = ElementTree.fromstring(urdf)
+    parent_joint = {}
+    for joint in robot.findall('joint'):  # not the <joint>s inside <ros2_control>
+        parent_joint[joint.find('child').get('link')] = joint
+    chain: List[ElementTree.Element] = []
+    link = tip
+    while link != base:
+        joint = parent_joint[link]
+        chain.append(joint)
+        link = joint.find('parent').get('link')
+    rotation, position = np.eye(3), np.zeros(3)
+    for joint in reversed(chain):
+        origin = joint.find('origin')
+        xyz = _floats(origin.get('xyz', '') if origin is not None else '', (0.0, 0.0, 0.0))
+        rpy = _floats(origin.get('rpy', '') if origin is not None else '', (0.0, 0.0, 0.0))
+        position = position + rotation @ xyz
+        rotation = rotation @ _rotation_rpy(*rpy)
+        kind = joint.get('type')
+        value = float(readings.get(joint.get('name'), 0.0))
+        if kind in ('revolute', 'continuous', 'prismatic') and value:
+            axis_element = joint.find('axis')
+            axis = _floats(axis_element.get('xyz', '') if axis_element is not None else '',
+                           (1.0, 0.0, 0.0))
+            axis = axis / np.linalg.norm(axis)
+            if kind == 'prismatic':
+                position = position + rotation @ (axis * value)
+            else:
+                rotation = rotation @ _axis_angle(axis, value)
+    return position
+
+
+class RandomArm(NamedTuple):
+    """A random planar arm written as URDF (see :func:`random_planar_arm`)."""
+
+    urdf: str
+    base: str
+    tip: str
+    joints: Tuple[str, str]
+    limits: Tuple[Tuple[float, float], Tuple[float, float]]
+
+
+def _origin(rng, spread: float) -> Dict[str, str]:
+    xyz = rng.uniform(-spread, spread, 3)
+    rpy = rng.uniform(-math.pi, math.pi, 3)
+    return {'xyz': ' '.join(repr(float(v)) for v in xyz),
+            'rpy': ' '.join(repr(float(v)) for v in rpy)}
+
+
+def random_planar_arm(rng: np.random.Generator) -> RandomArm:
+    """Write a random planar two-link arm.
+
+    Every joint has random xyz and rpy; the arm joints' axes are chosen in their own frames so
+    that both are parallel (or antiparallel) in the base frame. Limits are random: continuous,
+    revolute with finite limits, sometimes multi-turn.
+    """
+    robot = ElementTree.Element('robot', name='random_arm')
+    ElementTree.SubElement(robot, 'link', name='world')
+    rotation = np.eye(3)
+    names = ['world']
+    world_axis = None
+    arm_joints = []
+    limits = []
+
+    def link(name, mesh=False):
+        element = ElementTree.SubElement(robot, 'link', name=name)
+        inertial = ElementTree.SubElement(element, 'inertial')
+        ElementTree.SubElement(inertial, 'origin', xyz='0.01 0.02 -0.01', rpy='0 0 0')
+        ElementTree.SubElement(inertial, 'mass', value=repr(float(rng.uniform(0.1, 2.0))))
+        ElementTree.SubElement(inertial, 'inertia', ixx='0.01', ixy='0', ixz='0', iyy='0.01',
+                               iyz='0', izz='0.01')
+        if mesh:
+            visual = ElementTree.SubElement(element, 'visual')
+            geometry = ElementTree.SubElement(visual, 'geometry')
+            ElementTree.SubElement(geometry, 'mesh', filename=f'package://nowhere/{name}.stl')
+        names.append(name)
+
+    def joint(name, kind, spread=0.3, axis=None):
+        nonlocal rotation
+        origin = _origin(rng, spread)
+        element = ElementTree.SubElement(robot, 'joint', name=name, type=kind)
+        ElementTree.SubElement(element, 'parent', link=names[-2])
+        ElementTree.SubElement(element, 'child', link=names[-1])
+        ElementTree.SubElement(element, 'origin', **origin)
+        rotation = rotation @ _rotation_rpy(*[float(v) for v in origin['rpy'].split()])
+        if axis is not None:
+            ElementTree.SubElement(element, 'axis',
+                                   xyz=' '.join(repr(float(v)) for v in axis))
+        return element
+
+    def fixed_links(prefix, count):
+        for index in range(count):
+            link(f'{prefix}_{index}')
+            joint(f'{prefix}_fixed_{index}', 'fixed')
+
+    fixed_links('pre', int(rng.integers(0, 3)))
+    base = names[-1]
+    # Frames relative to the base from here on: the chain below the base decides the arm.
+    rotation = np.eye(3)
+    for number in (1, 2):
+        fixed_links(f'before{number}', int(rng.integers(0, 3)))
+        link(f'arm_link{number}', mesh=bool(rng.integers(0, 2)))
+        name = f'arm_joint{number}'
+        # Draw the origin first to know the joint frame, then pick the local axis.
+        origin = _origin(rng, 0.4)
+        element = ElementTree.SubElement(robot, 'joint', name=name)
+        ElementTree.SubElement(element, 'parent', link=names[-2])
+        ElementTree.SubElement(element, 'child', link=names[-1])
+        ElementTree.SubElement(element, 'origin', **origin)
+        rotation = rotation @ _rotation_rpy(*[float(v) for v in origin['rpy'].split()])
+        if world_axis is None:
+            world_axis = rng.normal(size=3)
+            world_axis /= np.linalg.norm(world_axis)
+        sign = 1.0 if rng.integers(0, 2) else -1.0
+        local = rotation.T @ (sign * world_axis) * float(rng.uniform(0.5, 2.0))
+        ElementTree.SubElement(element, 'axis', xyz=' '.join(repr(float(v)) for v in local))
+        kind = ('continuous', 'revolute', 'revolute')[int(rng.integers(0, 3))]
+        element.set('type', kind)
+        if kind == 'continuous':
+            lo, hi = -math.inf, math.inf
+            ElementTree.SubElement(element, 'limit', effort='10', velocity='2.5')
+        else:
+            if rng.integers(0, 4) == 0:
+                lo = float(rng.uniform(-40.0, -5.0))
+                hi = float(rng.uniform(5.0, 40.0))
+            else:
+                lo = float(rng.uniform(-3.0, 0.0))
+                hi = lo + float(rng.uniform(0.5, 4.0))
+            ElementTree.SubElement(element, 'limit', lower=repr(lo), upper=repr(hi),
+                                   effort='10', velocity=repr(float(rng.uniform(0.5, 5.0))))
+        arm_joints.append(name)
+        limits.append((lo, hi))
+    fixed_links('after', int(rng.integers(0, 3)))
+    if rng.integers(0, 2):
+        # A wrist that only turns the tip frame about its own origin: not an arm joint.
+        link('tip')
+        wrist = joint('wrist', 'revolute', axis=rng.normal(size=3))
+        ElementTree.SubElement(wrist, 'limit', lower='-1', upper='1', effort='1', velocity='1')
+    else:
+        link('tip')
+        joint('tip_fixed', 'fixed')
+    control = ElementTree.SubElement(robot, 'ros2_control', name='arm', type='system')
+    hardware = ElementTree.SubElement(control, 'hardware')
+    ElementTree.SubElement(hardware, 'plugin').text = 'mock_components/GenericSystem'
+    gazebo = ElementTree.SubElement(robot, 'gazebo')
+    ElementTree.SubElement(gazebo, 'plugin', filename='gz_ros2_control-system',
+                           name='gz_ros2_control::GazeboSimROS2ControlPlugin')
+    transmission = ElementTree.SubElement(robot, 'transmission', name='t1')
+    ElementTree.SubElement(transmission, 'type').text = \
+        'transmission_interface/SimpleTransmission'
+    return RandomArm(ElementTree.tostring(robot, encoding='unicode'), base, 'tip',
+                     (arm_joints[0], arm_joints[1]), (limits[0], limits[1]))

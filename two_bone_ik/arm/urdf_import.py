@@ -1,0 +1,278 @@
+"""The arm from its URDF: the chain ``base_frame`` -> ``tip_frame`` as an ArmGeometry (no ROS).
+
+The chain must hold exactly two movable joints, revolute or continuous, with parallel axes; any
+number of fixed joints, with any origins, may come before, between and after them. A revolute
+or continuous joint whose child is ``tip_frame`` only turns the tip frame about its own origin
+and does not count (it is taken at 0). Everything is derived from the joints at zero readings:
+
+- the plane: perpendicular to the joint axes, through the tip;
+- ``shoulder_position``: where the first axis meets that plane; the elbow likewise;
+- ``link_lengths``: shoulder to elbow and elbow to tip, in the plane;
+- (u, v): see :mod:`two_bone_ik.arm.geometry` (the nearest principal plane, projected);
+- ``zero_angles``: the links' directions at zero readings; ``directions``: the sign of each
+  axis along u x v;
+- limits: ``revolute`` ``<limit lower upper>``, ``continuous`` unlimited, each narrowed by the
+  limits given as parameters; velocity limits from ``<limit velocity>``.
+
+Anything else (malformed XML, a missing link, a link not below the base, a prismatic, floating
+or planar joint on the chain, a third movable joint, skew axes) raises :class:`UrdfError` with
+one line naming the links or joints. Parsing uses ``urdf_parser_py`` (PyPI ``urdfdom-py``); its
+"Unknown tag" lines for ``<ros2_control>``, ``<gazebo>`` and the like are kept off stderr.
+"""
+
+import math
+from typing import List, Sequence, Tuple
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+
+from two_bone_ik.arm.config import ArmConfig, ArmConfigError
+from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
+from two_bone_ik.config_error import ConfigError
+
+#: Largest angle between the two joint axes (rad) for them to count as parallel: a larger tilt
+#: would move the tip off the plane by more than 1e-9 of the arm's reach.
+PARALLEL_TOLERANCE = 1e-9
+
+_MOVABLE = ('revolute', 'continuous')
+_KINEMATIC_TAGS = ('link', 'joint', 'material')
+_REFUSED = ('prismatic', 'floating', 'planar')
+
+
+class UrdfError(ConfigError):
+    """A robot description the node cannot drive; one line naming the links or joints."""
+
+
+def _matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
+    """Return the 4x4 transform of a URDF ``<origin xyz rpy>`` (fixed-axis roll, pitch, yaw)."""
+    roll, pitch, yaw = rpy
+    cr, sr = math.cos(roll), math.sin(roll)
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    transform = np.eye(4)
+    transform[:3, :3] = (
+        (cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
+        (sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
+        (-sp, cp * sr, cp * cr))
+    transform[:3, 3] = xyz
+    return transform
+
+
+def parse_urdf(text: str):
+    """Parse the kinematics of a URDF document with ``urdf_parser_py``, quietly.
+
+    Only ``<link>``, ``<joint>`` and ``<material>`` elements are handed to the parser: the rest
+    (``<ros2_control>``, ``<gazebo>``, ``<transmission>``, extensions) play no part in the
+    kinematics, and the parser would print "Unknown tag" lines for them or refuse a
+    transmission that robot_state_publisher accepts. Its warnings are kept off stderr.
+
+    Returns
+    -------
+    urdf_parser_py.urdf.Robot
+
+    Raises
+    ------
+    UrdfError
+        If the text is empty, not XML, or not a URDF the parser accepts.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UrdfError('robot_description: empty')
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        raise UrdfError(f'robot_description: not valid XML: {error}') from None
+    if root.tag != 'robot':
+        raise UrdfError(f'robot_description: the root element is <{root.tag}>, not <robot>')
+    for element in list(root):
+        if element.tag not in _KINEMATIC_TAGS:
+            root.remove(element)
+    from urdf_parser_py import urdf as urdf_model
+    from urdf_parser_py.xml_reflection import core
+    warnings: List[str] = []
+    saved = core.on_error
+    core.on_error = warnings.append
+    try:
+        return urdf_model.URDF.from_xml_string(ElementTree.tostring(root, encoding='unicode'))
+    except Exception as error:  # noqa: B902 - the parser raises many kinds; each is one line
+        reason = ' '.join(str(error).split()) or type(error).__name__
+        raise UrdfError(f'robot_description: not a valid URDF: {reason}') from None
+    finally:
+        core.on_error = saved
+
+
+def _single_end_link(robot, base_frame: str) -> str:
+    ends = []
+    stack = [base_frame]
+    while stack:
+        link = stack.pop()
+        children = robot.child_map.get(link, [])
+        if not children:
+            ends.append(link)
+        stack.extend(child for _, child in children)
+    if len(ends) != 1:
+        raise UrdfError(
+            f"tip_frame: base_frame '{base_frame}' has {len(ends)} end links below it "
+            f"({', '.join(sorted(ends))}); set tip_frame to the one that is the tip")
+    return ends[0]
+
+
+def _chain(robot, base_frame: str, tip_frame: str) -> list:
+    """Return the joints from ``base_frame`` down to ``tip_frame``, in order."""
+    links = {link.name for link in robot.links}
+    if base_frame not in links:
+        raise UrdfError(f"base_frame: '{base_frame}' is not a link of the robot description "
+                        f"(links: {', '.join(sorted(links))})")
+    if not tip_frame:
+        tip_frame = _single_end_link(robot, base_frame)
+    elif tip_frame not in links:
+        raise UrdfError(f"tip_frame: '{tip_frame}' is not a link of the robot description "
+                        f"(links: {', '.join(sorted(links))})")
+    joints = {joint.name: joint for joint in robot.joints}
+    chain = []
+    link = tip_frame
+    while link != base_frame:
+        parent = robot.parent_map.get(link)
+        if parent is None:
+            raise UrdfError(f"tip_frame: '{tip_frame}' is not below base_frame '{base_frame}' "
+                            f"(it hangs from '{link}', the root of its tree)")
+        chain.append(joints[parent[0]])
+        link = parent[1]
+    chain.reverse()
+    return chain
+
+
+def _limits(joint) -> Tuple[float, float, float]:
+    """(lower, upper, velocity) of a movable joint, in readings; infinite where open."""
+    limit = joint.limit
+    velocity = math.inf
+    if limit is not None and limit.velocity is not None and float(limit.velocity) > 0.0:
+        velocity = float(limit.velocity)
+    if joint.type == 'continuous' or limit is None:
+        return -math.inf, math.inf, velocity
+    lower = float(limit.lower) if limit.lower is not None else 0.0
+    upper = float(limit.upper) if limit.upper is not None else 0.0
+    return lower, upper, velocity
+
+
+def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
+                  lower_limits: Sequence[float] = (-math.inf, -math.inf),
+                  upper_limits: Sequence[float] = (math.inf, math.inf)) -> ArmGeometry:
+    """Build the arm from the chain ``base_frame`` -> ``tip_frame`` of a URDF.
+
+    Parameters
+    ----------
+    text : str
+        The URDF document (what ``robot_description`` holds).
+    base_frame : str
+        The link targets are expressed in (the chain's root).
+    tip_frame : str
+        The link whose origin is the tip; empty: the end of the chain below ``base_frame``
+        when there is exactly one.
+    lower_limits, upper_limits : sequence of 2 float
+        Joint limits (readings, rad) that narrow the URDF's; infinite to keep them.
+
+    Returns
+    -------
+    ArmGeometry
+
+    Raises
+    ------
+    UrdfError
+        If the description cannot be read or is not a planar two-link chain.
+    """
+    robot = parse_urdf(text)
+    chain = _chain(robot, base_frame, tip_frame)
+    tip_frame = chain[-1].child if chain else base_frame
+    transform = np.eye(4)
+    movable = []  # (joint, axis in base_frame, a point on the axis)
+    for joint in chain:
+        origin = joint.origin
+        xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
+        rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
+        transform = transform @ _matrix(xyz, rpy)
+        if joint.type in _REFUSED:
+            raise UrdfError(f"joint '{joint.name}' ({joint.type}, {joint.parent} -> "
+                            f'{joint.child}) is on the chain from {base_frame} to {tip_frame}; '
+                            'only revolute, continuous and fixed joints can be')
+        if joint.type not in _MOVABLE or joint.child == tip_frame:
+            continue
+        axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
+        norm = float(np.linalg.norm(axis))
+        if not math.isfinite(norm) or norm == 0.0:
+            raise UrdfError(f"joint '{joint.name}': axis {list(joint.axis)!r} has no direction")
+        movable.append((joint, transform[:3, :3] @ (axis / norm), transform[:3, 3].copy()))
+    names = [joint.name for joint, _, _ in movable]
+    if len(movable) != 2:
+        raise UrdfError(
+            f'the chain from {base_frame} to {tip_frame} has {len(movable)} movable joint(s)'
+            f"{' (' + ', '.join(names) + ')' if names else ''}; exactly 2 (revolute or "
+            'continuous) are needed')
+    (joint1, axis1, point1), (joint2, axis2, point2) = movable
+    skew = math.asin(min(1.0, float(np.linalg.norm(np.cross(axis1, axis2)))))
+    if skew > PARALLEL_TOLERANCE:
+        raise UrdfError(
+            f"joints '{joint1.name}' and '{joint2.name}' have axes {skew:.3g} rad apart; a "
+            'planar arm needs them parallel (check the rpy of the joints before '
+            f"'{joint2.name}': 3.14 is not pi)")
+    tip = transform[:3, 3]
+    plane_name, u_axis, v_axis, normal = principal_plane_axes(tuple(axis1))
+    normal = np.array(normal)
+    shoulder = point1 + float(np.dot(tip - point1, normal)) * normal
+    elbow = point2 + float(np.dot(tip - point2, normal)) * normal
+    u_axis, v_axis = np.array(u_axis), np.array(v_axis)
+
+    def angle(vector):
+        if float(np.linalg.norm(vector)) == 0.0:
+            return 0.0
+        return math.atan2(float(np.dot(vector, v_axis)), float(np.dot(vector, u_axis)))
+
+    link1, link2 = elbow - shoulder, tip - elbow
+    zero1 = angle(link1)
+    zero2 = math.remainder(angle(link2) - zero1, math.tau)
+    directions = tuple(1 if float(np.dot(axis, normal)) > 0.0 else -1 for axis in (axis1, axis2))
+    lower, upper, velocity = [], [], []
+    for index, joint in enumerate((joint1, joint2)):
+        lo, hi, speed = _limits(joint)
+        lower.append(max(lo, float(lower_limits[index])))
+        upper.append(min(hi, float(upper_limits[index])))
+        velocity.append(speed)
+    try:
+        # The arm's own validation: limits (order, magnitude), lengths, names.
+        ArmConfig(link_lengths=(float(np.linalg.norm(link1)), float(np.linalg.norm(link2))),
+                  joint_names=(joint1.name, joint2.name), base_frame=base_frame,
+                  joint_lower_limits=tuple(lower), joint_upper_limits=tuple(upper))
+    except ArmConfigError as error:
+        raise UrdfError(f'robot_description: {error}') from None
+    tilted = '' if float(np.abs(normal - np.round(normal)).max()) <= 1e-12 else ' (tilted)'
+    return ArmGeometry(
+        joint_names=(joint1.name, joint2.name), base_frame=base_frame,
+        shoulder_position=tuple(float(c) for c in shoulder),
+        u_axis=tuple(float(c) for c in u_axis), v_axis=tuple(float(c) for c in v_axis),
+        link_lengths=(float(np.linalg.norm(link1)), float(np.linalg.norm(link2))),
+        zero_angles=(zero1, zero2), directions=directions,
+        lower_limits=tuple(lower), upper_limits=tuple(upper), velocity_limits=tuple(velocity),
+        plane_name=plane_name + tilted, tip_frame=tip_frame)
+
+
+def movable_joints(text: str) -> List[str]:
+    """Names of every revolute, continuous and prismatic joint of a URDF."""
+    robot = parse_urdf(text)
+    return [joint.name for joint in robot.joints if joint.type in _MOVABLE + ('prismatic',)]
+
+
+def arm_geometry(config: ArmConfig, robot_description: str = '',
+                 tip_frame: str = '') -> ArmGeometry:
+    """Return the arm a node drives: from its URDF when given, else from its parameters.
+
+    With a ``robot_description``, only ``base_frame`` and the joint limits (which narrow the
+    URDF's) of ``config`` apply; the rest of the geometry comes from the URDF.
+
+    Raises
+    ------
+    UrdfError
+        If the description cannot be used (see :func:`arm_from_urdf`).
+    """
+    if robot_description:
+        return arm_from_urdf(robot_description, config.base_frame, tip_frame,
+                             config.joint_lower_limits, config.joint_upper_limits)
+    return ArmGeometry.from_config(config)
