@@ -16,7 +16,8 @@ from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, UrdfError
 from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
 from two_bone_ik.status import NodeStatus
 from two_bone_ik.target_solver import TargetSolver
-from urdf_arms import chain_tip, random_planar_arm
+from urdf_arms import chain_tip, HANGING_LEG, joint_xml, link_xml, OFFSET_ZEROS
+from urdf_arms import RAISED_UP, random_planar_arm, SCARA
 
 #: Independent FK and the imported arm agree to this, relative to the arm's reach.
 TOLERANCE = 1e-9
@@ -94,81 +95,6 @@ def test_random_arms_match_mujoco(arm):
 
 
 # -- hand-written arms with the traits of real ones -----------------------------------------
-
-
-def _link(name, mass='1.0'):
-    return (f'<link name="{name}"><inertial><mass value="{mass}"/><inertia ixx="0.01" ixy="0" '
-            'ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>')
-
-
-def _joint(name, kind, parent, child, xyz='0 0 0', rpy='0 0 0', axis=None, limit=None):
-    parts = [f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
-             f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/>']
-    if axis is not None:
-        parts.append(f'<axis xyz="{axis}"/>')
-    if limit is not None:
-        parts.append(f'<limit {limit} effort="10" velocity="3.0"/>')
-    return ''.join(parts) + '</joint>'
-
-
-def robot(*parts):
-    return '<?xml version="1.0"?><robot name="test">' + ''.join(parts) + '</robot>'
-
-
-#: RRBot-like: shoulder 1.95 m up and 0.1 m aside, zero pose straight up, axes along +y,
-#: a mesh, <ros2_control>, <gazebo> and <transmission>.
-RAISED_UP = robot(
-    '<link name="world"/>', _link('base_link'), _link('link1'), _link('link2'),
-    '<link name="tool_link"/>',
-    '<link name="decor"><visual><geometry><mesh filename="package://x/base.dae"/></geometry>'
-    '</visual></link>',
-    _joint('fixed', 'fixed', 'world', 'base_link'),
-    _joint('decor_joint', 'fixed', 'world', 'decor'),
-    _joint('joint1', 'continuous', 'base_link', 'link1', '0 0.1 1.95', axis='0 1 0',
-           limit=''),
-    _joint('joint2', 'continuous', 'link1', 'link2', '0 0.1 0.9', axis='0 1 0', limit=''),
-    _joint('tool_joint', 'fixed', 'link2', 'tool_link', '0 0 1'),
-    '<ros2_control name="RRBot" type="system"><hardware><plugin>mock_components/GenericSystem'
-    '</plugin></hardware><joint name="joint1"><command_interface name="position"/>'
-    '</joint></ros2_control>',
-    '<gazebo><plugin filename="gz_ros2_control-system" name="x"/></gazebo>',
-    '<transmission name="t"><type>transmission_interface/SimpleTransmission</type>'
-    '</transmission>')
-
-#: SCARA-like: plane 0.44 m up, a fixed joint after the elbow written rpy="3.14 0 0".
-SCARA = robot(
-    _link('base_link'), _link('link1'), _link('link2'), '<link name="flange"/>',
-    '<link name="tool0"/>',
-    _joint('joint1', 'revolute', 'base_link', 'link1', '0 0 0.44', axis='0 0 1',
-           limit='lower="-2.5" upper="2.5"'),
-    _joint('joint2', 'revolute', 'link1', 'link2', '0.425 0 0', axis='0 0 1',
-           limit='lower="-2.0" upper="2.0"'),
-    _joint('flange_joint', 'fixed', 'link2', 'flange', '0.345 0 0', '3.14 0 0'),
-    _joint('tool_joint', 'fixed', 'flange', 'tool0', '0 0 0.11'))
-
-#: Leg-stand-like: hanging down at zero (link 1 at -90 degrees), axes along +y, the foot
-#: 0.045 m off the plane of the hip, a rail joint above the base that is not on the chain.
-HANGING_LEG = robot(
-    '<link name="world"/>', _link('base_link'), _link('upper'), _link('lower'),
-    '<link name="foot"/>',
-    _joint('rail', 'prismatic', 'world', 'base_link', axis='0 0 1',
-           limit='lower="0" upper="0.5"'),
-    _joint('hip', 'revolute', 'base_link', 'upper', '0 0.02 0', axis='0 1 0',
-           limit='lower="-10" upper="10"'),
-    _joint('knee', 'revolute', 'upper', 'lower', '0 0.015 -0.16', axis='0 1 0',
-           limit='lower="-10" upper="10"'),
-    _joint('ankle', 'fixed', 'lower', 'foot', '0 0.01 -0.16'))
-
-#: OpenManipulator-like: shoulder offset in the plane, zero angles of +-79.4 degrees, axes
-#: along +y, a wrist joint whose child is the tip.
-OFFSET_ZEROS = robot(
-    _link('link2'), _link('link3'), _link('link4'), _link('link5'),
-    _joint('joint2', 'revolute', 'link2', 'link3', '0 0 0.0595', axis='0 1 0',
-           limit='lower="-1.5" upper="1.5"'),
-    _joint('joint3', 'revolute', 'link3', 'link4', '0.024 0 0.128', axis='0 1 0',
-           limit='lower="-1.5" upper="1.4"'),
-    _joint('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
-           limit='lower="-1.7" upper="2.0"'))
 
 
 @pytest.mark.parametrize('text, base, tip, expected', [
@@ -259,24 +185,25 @@ BAD = {
                  r"^tip_frame: base_frame 'base_link' has 2 end links below it \(decor, "
                  r'tool_link\); set tip_frame to the one that is the tip$'),
     'prismatic_on_chain': (HANGING_LEG, 'world', 'foot',
-                           r"^joint 'rail' \(prismatic, world -> base_link\) is on the chain "
-                           'from world to foot'),
+                           r"^robot_description: joint 'rail' \(prismatic, world -> "
+                           r'base_link\) is on the chain from world to foot'),
     'third_joint': (OFFSET_ZEROS, 'link2', 'link4',
                     None),
     'one_joint': (SCARA, 'link1', 'tool0',
-                  r'^the chain from link1 to tool0 has 1 movable joint\(s\) \(joint2\); '
-                  r'exactly 2'),
+                  r'^robot_description: the chain from link1 to tool0 has 1 movable '
+                  r'joint\(s\) \(joint2\); exactly 2'),
     'skew_axes': (SCARA.replace('<origin xyz="0.425 0 0" rpy="0 0 0"/>',
                                 '<origin xyz="0.425 0 0" rpy="0.001 0 0"/>'),
                   'base_link', 'tool0',
-                  r"^joints 'joint1' and 'joint2' have axes 0\.001 rad apart; a planar arm "
-                  r'needs them parallel'),
+                  r"^robot_description: joints 'joint1' and 'joint2' have axes 0\.001 rad "
+                  r'apart; a planar arm needs them parallel'),
     'zero_axis': (SCARA.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 0"/>', 1),
                   'base_link', 'tool0',
-                  r"^joint 'joint1': axis \[0\.0, 0\.0, 0\.0\] has no direction$"),
+                  r"^robot_description: joint 'joint1': axis \[0\.0, 0\.0, 0\.0\] has no "
+                  r'direction$'),
     'floating': (SCARA.replace('type="fixed"><parent link="link2"/>',
                                'type="floating"><parent link="link2"/>'),
-                 'base_link', 'tool0', r"^joint 'flange_joint' \(floating, "),
+                 'base_link', 'tool0', r"^robot_description: joint 'flange_joint' \(floating, "),
     'huge_limit': (SCARA.replace('lower="-2.5" upper="2.5"', 'lower="-1e12" upper="2.5"'),
                    'base_link', 'tool0', r'^robot_description: joint_lower_limits: shoulder '
                                          r'lower limit -1e\+12 rad is beyond'),
@@ -288,12 +215,12 @@ def test_bad_descriptions_are_one_line_and_nothing_on_stderr(case, capfd):
     text, base, tip, pattern = BAD[case]
     if case == 'third_joint':
         # joint4's child is no longer the tip: it counts, and makes three.
-        text = OFFSET_ZEROS.replace('</robot>', _link('link6') + _joint(
+        text = OFFSET_ZEROS.replace('</robot>', link_xml('link6') + joint_xml(
             'joint5', 'revolute', 'link5', 'link6', '0.1 0 0', axis='0 1 0',
             limit='lower="-1" upper="1"') + '</robot>')
         tip = 'link6'
-        pattern = (r'^the chain from link2 to link6 has 3 movable joint\(s\) \(joint2, joint3, '
-                   r'joint4\); exactly 2')
+        pattern = (r'^robot_description: the chain from link2 to link6 has 3 movable '
+                   r'joint\(s\) \(joint2, joint3, joint4\); exactly 2')
     with pytest.raises(UrdfError, match=pattern) as info:
         arm_from_urdf(text, base, tip)
     assert '\n' not in str(info.value)

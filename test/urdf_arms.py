@@ -196,3 +196,84 @@ def random_planar_arm(rng: np.random.Generator) -> RandomArm:
         'transmission_interface/SimpleTransmission'
     return RandomArm(ElementTree.tostring(robot, encoding='unicode'), base, 'tip',
                      (arm_joints[0], arm_joints[1]), (limits[0], limits[1]))
+
+
+# -- hand-written arms with the traits of real ones (see README: real arms) ----------------
+
+
+def link_xml(name, mass='1.0'):
+    """Return a URDF <link> with an inertial block."""
+    return (f'<link name="{name}"><inertial><mass value="{mass}"/><inertia ixx="0.01" ixy="0" '
+            'ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>')
+
+
+def joint_xml(name, kind, parent, child, xyz='0 0 0', rpy='0 0 0', axis=None, limit=None):
+    """Return a URDF <joint>; ``limit`` holds the <limit> attributes besides effort/velocity."""
+    parts = [f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+             f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/>']
+    if axis is not None:
+        parts.append(f'<axis xyz="{axis}"/>')
+    if limit is not None:
+        parts.append(f'<limit {limit} effort="10" velocity="3.0"/>')
+    return ''.join(parts) + '</joint>'
+
+
+def robot_xml(*parts):
+    """Return a URDF document of these elements."""
+    return '<?xml version="1.0"?><robot name="test">' + ''.join(parts) + '</robot>'
+
+
+#: RRBot-like: shoulder 1.95 m up and 0.1 m aside, zero pose straight up, axes along +y,
+#: a mesh, <ros2_control>, <gazebo> and <transmission>.
+RAISED_UP = robot_xml(
+    '<link name="world"/>', link_xml('base_link'), link_xml('link1'), link_xml('link2'),
+    '<link name="tool_link"/>',
+    '<link name="decor"><visual><geometry><mesh filename="package://x/base.dae"/></geometry>'
+    '</visual></link>',
+    joint_xml('fixed', 'fixed', 'world', 'base_link'),
+    joint_xml('decor_joint', 'fixed', 'world', 'decor'),
+    joint_xml('joint1', 'continuous', 'base_link', 'link1', '0 0.1 1.95', axis='0 1 0',
+              limit=''),
+    joint_xml('joint2', 'continuous', 'link1', 'link2', '0 0.1 0.9', axis='0 1 0', limit=''),
+    joint_xml('tool_joint', 'fixed', 'link2', 'tool_link', '0 0 1'),
+    '<ros2_control name="RRBot" type="system"><hardware><plugin>mock_components/GenericSystem'
+    '</plugin></hardware><joint name="joint1"><command_interface name="position"/>'
+    '</joint></ros2_control>',
+    '<gazebo><plugin filename="gz_ros2_control-system" name="x"/></gazebo>',
+    '<transmission name="t"><type>transmission_interface/SimpleTransmission</type>'
+    '</transmission>')
+
+#: SCARA-like: plane 0.44 m up, a fixed joint after the elbow written rpy="3.14 0 0".
+SCARA = robot_xml(
+    link_xml('base_link'), link_xml('link1'), link_xml('link2'), '<link name="flange"/>',
+    '<link name="tool0"/>',
+    joint_xml('joint1', 'revolute', 'base_link', 'link1', '0 0 0.44', axis='0 0 1',
+              limit='lower="-2.5" upper="2.5"'),
+    joint_xml('joint2', 'revolute', 'link1', 'link2', '0.425 0 0', axis='0 0 1',
+              limit='lower="-2.0" upper="2.0"'),
+    joint_xml('flange_joint', 'fixed', 'link2', 'flange', '0.345 0 0', '3.14 0 0'),
+    joint_xml('tool_joint', 'fixed', 'flange', 'tool0', '0 0 0.11'))
+
+#: Leg-stand-like: hanging down at zero (link 1 at -90 degrees), axes along +y, the foot
+#: 0.045 m off the plane of the hip, a rail joint above the base that is not on the chain.
+HANGING_LEG = robot_xml(
+    '<link name="world"/>', link_xml('base_link'), link_xml('upper'), link_xml('lower'),
+    '<link name="foot"/>',
+    joint_xml('rail', 'prismatic', 'world', 'base_link', axis='0 0 1',
+              limit='lower="0" upper="0.5"'),
+    joint_xml('hip', 'revolute', 'base_link', 'upper', '0 0.02 0', axis='0 1 0',
+              limit='lower="-10" upper="10"'),
+    joint_xml('knee', 'revolute', 'upper', 'lower', '0 0.015 -0.16', axis='0 1 0',
+              limit='lower="-10" upper="10"'),
+    joint_xml('ankle', 'fixed', 'lower', 'foot', '0 0.01 -0.16'))
+
+#: OpenManipulator-like: shoulder offset in the plane, zero angles of +-79.4 degrees, axes
+#: along +y, a wrist joint whose child is the tip.
+OFFSET_ZEROS = robot_xml(
+    link_xml('link2'), link_xml('link3'), link_xml('link4'), link_xml('link5'),
+    joint_xml('joint2', 'revolute', 'link2', 'link3', '0 0 0.0595', axis='0 1 0',
+              limit='lower="-1.5" upper="1.5"'),
+    joint_xml('joint3', 'revolute', 'link3', 'link4', '0.024 0 0.128', axis='0 1 0',
+              limit='lower="-1.5" upper="1.4"'),
+    joint_xml('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
+              limit='lower="-1.7" upper="2.0"'))

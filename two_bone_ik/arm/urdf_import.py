@@ -191,27 +191,31 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
         rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
         transform = transform @ _matrix(xyz, rpy)
         if joint.type in _REFUSED:
-            raise UrdfError(f"joint '{joint.name}' ({joint.type}, {joint.parent} -> "
-                            f'{joint.child}) is on the chain from {base_frame} to {tip_frame}; '
-                            'only revolute, continuous and fixed joints can be')
+            raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
+                            f'{joint.parent} -> {joint.child}) is on the chain from '
+                            f'{base_frame} to {tip_frame}; only revolute, continuous and fixed '
+                            'joints can be')
         if joint.type not in _MOVABLE or joint.child == tip_frame:
             continue
         axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
         norm = float(np.linalg.norm(axis))
         if not math.isfinite(norm) or norm == 0.0:
-            raise UrdfError(f"joint '{joint.name}': axis {list(joint.axis)!r} has no direction")
+            raise UrdfError(f"robot_description: joint '{joint.name}': axis "
+                            f'{list(joint.axis)!r} has no direction')
         movable.append((joint, transform[:3, :3] @ (axis / norm), transform[:3, 3].copy()))
     names = [joint.name for joint, _, _ in movable]
     if len(movable) != 2:
         raise UrdfError(
-            f'the chain from {base_frame} to {tip_frame} has {len(movable)} movable joint(s)'
+            f'robot_description: the chain from {base_frame} to {tip_frame} has '
+            f'{len(movable)} movable joint(s)'
             f"{' (' + ', '.join(names) + ')' if names else ''}; exactly 2 (revolute or "
             'continuous) are needed')
     (joint1, axis1, point1), (joint2, axis2, point2) = movable
     skew = math.asin(min(1.0, float(np.linalg.norm(np.cross(axis1, axis2)))))
     if skew > PARALLEL_TOLERANCE:
         raise UrdfError(
-            f"joints '{joint1.name}' and '{joint2.name}' have axes {skew:.3g} rad apart; a "
+            f"robot_description: joints '{joint1.name}' and '{joint2.name}' have axes "
+            f'{skew:.3g} rad apart; a '
             'planar arm needs them parallel (check the rpy of the joints before '
             f"'{joint2.name}': 3.14 is not pi)")
     tip = transform[:3, 3]

@@ -179,7 +179,9 @@ class IkNode(SchemaNode):
             self._description_problem = str(error)
             kept = 'the previous arm stays in force' if self._solver is not None else \
                 'targets stay NO_ARM_DESCRIPTION'
-            self.get_logger().error(f'{self._description_topic}: {error}; {kept}')
+            self.get_logger().error(
+                f'refused the robot description from {self._description_sub.topic_name}: '
+                f'{error}; {kept}')
             return
         self._description = msg.data
         self._description_problem = ''

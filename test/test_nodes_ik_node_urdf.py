@@ -1,0 +1,186 @@
+"""The IK node driving arms described by their URDF, over DDS: from the parameter and the topic.
+
+The arms are hand-written URDFs with the traits of real ones (test/urdf_arms.py); every command
+is checked with an independent forward kinematics of the URDF (ElementTree + numpy).
+"""
+
+import math
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from ik_client import Arm, LATCHED, pose, values
+import numpy as np
+import pytest
+from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, wait_until, write_params
+from std_msgs.msg import String
+
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.urdf_import import arm_from_urdf
+from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
+from urdf_arms import chain_tip, HANGING_LEG, RAISED_UP, SCARA
+
+ERROR = DiagnosticStatus.ERROR
+
+
+def check_command(reply, urdf, base, tip, target, tolerance=1e-9):
+    """Return the commanded readings put the URDF's tip (independent FK) on ``target``."""
+    readings = dict(zip(reply.joints.name, reply.joints.position))
+    np.testing.assert_allclose(chain_tip(urdf, base, tip, readings), target, rtol=0.0,
+                               atol=tolerance)
+
+
+@pytest.fixture(scope='module')
+def domain():
+    return isolate_ros_domain()
+
+
+@pytest.fixture(scope='module')
+def probe(domain):
+    with RosProbe(domain, 'urdf_probe') as probe:
+        yield probe
+
+
+@pytest.fixture(scope='module')
+def rrbot(domain, probe, tmp_path_factory):
+    """Return the RRBot-like arm from the robot_description parameter, in namespace /rrbot."""
+    log_dir = tmp_path_factory.mktemp('rrbot')
+    params = write_params(log_dir / 'rrbot.yaml', {
+        'robot_description': RAISED_UP, 'base_frame': 'base_link',
+        # Given but unused: the URDF decides the geometry (a warning says so).
+        'link_lengths': [0.3, 0.25]})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/rrbot'],
+                     domain_id=domain, log_dir=log_dir, name='rrbot') as process:
+        arm = Arm(probe, process, ns='/rrbot',
+                  geometry=arm_from_urdf(RAISED_UP, 'base_link'))
+        arm.connect()
+        yield arm
+        assert process.returncode is None, process.output()
+
+
+def test_urdf_arm_from_the_parameter(rrbot):
+    assert 'ignoring link_lengths: the arm comes from its robot description' in \
+        rrbot.process.stderr
+    rng = np.random.default_rng(0)
+    for readings in rng.uniform(-math.pi, math.pi, size=(12, 2)):
+        target = chain_tip(RAISED_UP, 'base_link', 'tool_link',
+                           dict(zip(('joint1', 'joint2'), readings)))
+        reply = rrbot.send(pose(*target))
+        assert (reply.name, reply.reachable) == ('REACHED', True), reply.status.message
+        assert list(reply.joints.name) == ['joint1', 'joint2']
+        check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
+    # Off the arm's plane (y = 0.2 m here, not y = 0): never REACHED.
+    off = rrbot.send(pose(1.0, 0.0, 2.5))
+    assert (off.name, off.reachable) == ('OFF_PLANE', False)
+    assert float(off.values['off_plane']) == pytest.approx(0.2, abs=1e-9)
+
+
+def test_urdf_arm_elbow_up_is_geometric(rrbot):
+    # RRBot's axes are along +y (directions -1): "up" is still the elbow above the line.
+    geometry = rrbot.geometry
+    for elbow, above in (('up', True), ('down', False)):
+        assert rrbot.set_params(elbow=elbow)[0].successful
+        reply = rrbot.send(pose(1.2, 0.2, 1.95))
+        elbow_z = geometry.elbow_position(reply.q)[2]
+        assert (elbow_z > 1.95) is above, (elbow, reply.q)
+    assert rrbot.set_params(elbow='up')[0].successful
+
+
+def test_urdf_arm_limits_narrowed_at_runtime(rrbot):
+    # The URDF's joints are continuous; a runtime limit narrows them, and a target that needs
+    # more comes back JOINT_LIMITED with readings inside the narrowed limits.
+    results = rrbot.set_params(joint_lower_limits=[-0.5, -0.5], joint_upper_limits=[0.5, 0.5])
+    assert all(r.successful for r in results), [r.reason for r in results]
+    try:
+        reply = rrbot.send(pose(-1.5, 0.2, 1.0))
+        assert reply.name == 'JOINT_LIMITED'
+        assert all(-0.5 - 1e-9 <= q <= 0.5 + 1e-9 for q in reply.q)
+    finally:
+        results = rrbot.set_params(joint_lower_limits=[-math.inf, -math.inf],
+                                   joint_upper_limits=[math.inf, math.inf])
+        assert all(r.successful for r in results)
+
+
+def test_urdf_arm_from_the_topic_and_a_new_one_while_targets_stream(domain, probe, tmp_path):
+    params = write_params(tmp_path / 'topic.yaml', {
+        'robot_description_topic': 'robot_description', 'base_frame': 'base_link'})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/topic_arm'],
+                     domain_id=domain, log_dir=tmp_path, name='topic_arm') as process:
+        arm = Arm(probe, process, ns='/topic_arm', config=ArmConfig())
+        descriptions = probe.publisher(String, '/topic_arm/robot_description', LATCHED)
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        arm.probe.wait_for_subscribers(arm.target)
+        for collector in (arm.reachable, arm.status):
+            arm.probe.wait_for_publishers(collector)
+        # No description yet: NO_ARM_DESCRIPTION, not reachable, nothing commanded.
+        start = len(arm.status)
+        arm.probe.publish_until(arm.target, pose(1.0, 0.2, 1.95),
+                                lambda: len(arm.status) > start, what='the first answer')
+        waiting = arm.status.messages[start]
+        assert (values(waiting)['status'], values(waiting)['code'], waiting.level) == \
+            ('NO_ARM_DESCRIPTION', '13', ERROR)
+        assert arm.reachable.last.data is False
+        assert len(arm.joints) == 0
+
+        # The description arrives (latched, as robot_state_publisher publishes it).
+        descriptions.publish(String(data=RAISED_UP))
+        target = chain_tip(RAISED_UP, 'base_link', 'tool_link', {'joint1': 0.4, 'joint2': -0.8})
+        wait_until(lambda: 'robot_description: arm from its URDF' in process.stderr,
+                   what='the arm from the topic')
+        reply = arm.send(pose(*target))
+        assert (reply.name, list(reply.joints.name)) == ('REACHED', ['joint1', 'joint2'])
+        check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
+
+        # A bad description: an ERROR, and the arm in force stays.
+        descriptions.publish(String(data=SCARA.replace('type="revolute"', 'type="prismatic"',
+                                                       1)))
+        wait_until(lambda: "joint 'joint1' (prismatic" in process.stderr,
+                   what='the bad description refused')
+        kept = arm.send(pose(*target))
+        assert kept.name == 'REACHED'
+        check_command(kept, RAISED_UP, 'base_link', 'tool_link', target)
+        report = diagnostics.wait_for(lambda a: any(
+            s.name == '/topic_arm/two_bone_ik: arm' and s.level == ERROR for s in a.status))
+        arm_status = [s for s in report.status if s.name.endswith(': arm')][0]
+        assert 'prismatic' in arm_status.message and 'previous arm stays' in arm_status.message
+
+        # A new description while targets stream: every target is answered, by one arm or
+        # the other, each command right for the arm whose joints it names.
+        leg_target = chain_tip(HANGING_LEG, 'base_link', 'foot', {'hip': 0.3, 'knee': -0.6})
+        # Each target waits for its answer (a burst would overflow the depth-10 queues).
+        sent, replies = [], []
+        for index in range(30):
+            if index == 20:
+                descriptions.publish(String(data=HANGING_LEG))
+            replies.append(arm.send(pose(*target)))
+            sent.append(target)
+        wait_until(lambda: 'arm from its URDF: links 0.16 + 0.16 m' in process.stderr,
+                   what='the second arm from the topic')
+        for _ in range(10):
+            replies.append(arm.send(pose(*leg_target)))
+            sent.append(leg_target)
+        arms = {('joint1', 'joint2'): (RAISED_UP, 'tool_link'), ('hip', 'knee'): (HANGING_LEG,
+                                                                                  'foot')}
+        seen = set()
+        for goal, reply in zip(sent, replies):
+            names = tuple(reply.joints.name)
+            urdf, tip = arms[names]
+            seen.add(names)
+            if reply.name == 'REACHED':
+                readings = dict(zip(names, reply.q))
+                np.testing.assert_allclose(chain_tip(urdf, 'base_link', tip, readings), goal,
+                                           atol=1e-9)
+            else:  # the other arm's target lies off this arm's plane
+                assert reply.name == 'OFF_PLANE', reply.status.message
+        assert seen == set(arms)
+        assert all(reply.name == 'REACHED' for reply in replies[-10:])
+        assert process.returncode is None, process.output()
+
+
+def test_bad_description_parameter_exits_with_one_line(domain, tmp_path):
+    params = write_params(tmp_path / 'bad.yaml', {
+        'robot_description': SCARA, 'base_frame': 'base_link', 'tip_frame': 'nowhere'})
+    process = NodeProcess('two_bone_ik', params_file=params, domain_id=domain,
+                          log_dir=tmp_path, name='bad_description').start()
+    assert process.wait() == EXIT_BAD_CONFIG, process.output()
+    lines = [line for line in (process.stdout + process.stderr).splitlines() if line.strip()]
+    assert lines == ["two_bone_ik: invalid parameter tip_frame: 'nowhere' is not a link of the "
+                     'robot description (links: base_link, flange, link1, link2, tool0)'], lines
