@@ -10,7 +10,11 @@ The script starts two nodes as subprocesses and drives them from this process:
 - ``floor`` (namespace ``/floor``): a bare rclpy node (this file, ``--echo-node``) that answers
   each PoseStamped with a JointState holding the target's x and y: rclpy and DDS only, no IK;
 - ``ik`` (namespace ``/ik``): the real two_bone_ik node (``python -m two_bone_ik``) with the
-  default arm (config/two_bone_ik.yaml).
+  default arm (config/two_bone_ik.yaml);
+- ``ik_urdf`` (namespace ``/ik_urdf``): the same node with an arm from its URDF
+  (``robot_description``): the same links, but the shoulder off the origin, zero angles and a
+  reversed joint, so every target goes through the general mapping (shoulder, plane axes,
+  zero angles, directions) on the way in and out.
 
 Both use the same QoS (reliable, keep last ``--depth``, default 10 as the node) and executor
 (``rclpy.spin``). For each rate it
@@ -47,12 +51,20 @@ from rclpy.utilities import remove_ros_args  # noqa: E402
 from ros_harness import isolate_ros_domain, NodeProcess, wait_until  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
+from two_bone_ik.arm.config import ArmConfig  # noqa: E402
+from two_bone_ik.arm.geometry import ArmGeometry  # noqa: E402
+from two_bone_ik.arm.urdf_export import arm_urdf  # noqa: E402
 from two_bone_ik.solver import forward  # noqa: E402
+import yaml  # noqa: E402
 
 #: QoS of the driver's own endpoints: deep queues, so the instrument never drops a message.
 DRIVER_QOS = QoSProfile(depth=10000, reliability=ReliabilityPolicy.RELIABLE)
 LINKS = (0.30, 0.25)  # the default arm (config/two_bone_ik.yaml)
-KINDS = ('floor', 'ik')
+KINDS = ('floor', 'ik', 'ik_urdf')
+#: The URDF-described arm: the default arm's links, moved and turned about.
+URDF_ARM = ArmGeometry.from_config(ArmConfig(
+    shoulder_position=(0.1, -0.2, 0.05), joint_zero_angles=(0.7, -0.3),
+    joint_directions=(-1, 1)))
 
 
 def phase_radius(phase):
@@ -128,7 +140,12 @@ class Driver:
     def _on_joints(self, msg):
         now = time.monotonic_ns()
         q = msg.position
-        x, y = (q[0], q[1]) if self.kind == 'floor' else forward(q[0], q[1], *LINKS)
+        if self.kind == 'floor':
+            x, y = q[0], q[1]
+        elif self.kind == 'ik':
+            x, y = forward(q[0], q[1], *LINKS)
+        else:
+            x, y, _ = URDF_ARM.to_plane(URDF_ARM.tip_position(q))
         if abs(math.hypot(x, y) - self.radius) > 1e-6:
             return  # an answer from an earlier phase
         index = decode(x, y, self.count)
@@ -136,6 +153,11 @@ class Driver:
             self.extra += 1
         else:
             self.received[index] = now
+
+    def target(self, index, count):
+        """Return the ``index``-th of ``count`` targets on the phase's circle, base_link, m."""
+        x, y = target_xy(index, count, self.radius)
+        return URDF_ARM.from_plane(x, y) if self.kind == 'ik_urdf' else (x, y, 0.0)
 
     def publish_schedule(self, rate, sent):
         """Publish ``len(sent)`` targets at ``rate`` Hz, recording send times (own thread)."""
@@ -149,7 +171,8 @@ class Driver:
             delay = (due - time.monotonic_ns()) / 1e9
             if delay > 0.0:
                 time.sleep(delay)
-            msg.pose.position.x, msg.pose.position.y = target_xy(index, len(sent), self.radius)
+            p = msg.pose.position
+            p.x, p.y, p.z = self.target(index, len(sent))
             sent[index] = time.monotonic_ns()
             self.pub.publish(msg)
 
@@ -173,9 +196,13 @@ class Bench:
         # The IK node's queue depths are set with the standard qos_overrides parameters.
         qos_file = log_dir / 'qos_overrides.yaml'
         qos_file.write_text(
-            '/**:\n  ros__parameters:\n    qos_overrides:\n'
-            f'      /ik/target_pose:\n        subscription:\n          depth: {depth}\n'
-            f'      /ik/joint_commands:\n        publisher:\n          depth: {depth}\n')
+            '/**:\n  ros__parameters:\n    qos_overrides:\n' + ''.join(
+                f'      /{kind}/target_pose:\n        subscription:\n          depth: {depth}\n'
+                f'      /{kind}/joint_commands:\n        publisher:\n          depth: {depth}\n'
+                for kind in ('ik', 'ik_urdf')))
+        urdf_file = log_dir / 'urdf_arm.yaml'
+        urdf_file.write_text(yaml.safe_dump({'/**/two_bone_ik': {'ros__parameters': {
+            'robot_description': arm_urdf(URDF_ARM)}}}))
         self.processes = {
             'floor': NodeProcess(
                 None, ['--echo-node', '--depth', str(depth)], ros_args=['-r', '__ns:=/floor'],
@@ -185,6 +212,10 @@ class Bench:
                 'two_bone_ik', params_file=REPO_ROOT / 'config' / 'two_bone_ik.yaml',
                 ros_args=['--params-file', str(qos_file), '-r', '__ns:=/ik'],
                 domain_id=domain, log_dir=log_dir, name='ik'),
+            'ik_urdf': NodeProcess(
+                'two_bone_ik', params_file=urdf_file,
+                ros_args=['--params-file', str(qos_file), '-r', '__ns:=/ik_urdf'],
+                domain_id=domain, log_dir=log_dir, name='ik_urdf'),
         }
         for process in self.processes.values():
             process.start()
@@ -204,7 +235,8 @@ class Bench:
             driver.start_phase(1, phase_radius(self.phase))
             msg = PoseStamped()
             msg.header.frame_id = 'base_link'
-            msg.pose.position.x, msg.pose.position.y = target_xy(0, 1, driver.radius)
+            p = msg.pose.position
+            p.x, p.y, p.z = driver.target(0, 1)
             for _ in range(100):
                 driver.pub.publish(msg)
                 if spin_until(self.executor, lambda: driver.received, 0.3):

@@ -16,12 +16,14 @@ from ros_harness import isolate_ros_domain
 from ros_harness import NodeProcess
 from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
+from ros_harness import write_params
 from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
+from urdf_arms import chain_tip, RAISED_UP
 
 PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
 CONFIG = load_arm_config(PARAMS)  # 0.30 + 0.25 m in the xy plane, no limits
@@ -233,3 +235,78 @@ def test_elbow_switch_through_parameter_service(loop, elbow_restored, elbow, sid
     assert _elbow_side(joints, target) == side
     q2 = math.remainder(joints[1], 2.0 * math.pi)
     assert (q2 < 0.0) if elbow == 'up' else (q2 > 0.0)
+
+
+# -- the closed loop on a URDF with offsets (not the generated one) ---------------------------
+
+
+@pytest.fixture(scope='module')
+def rrbot_loop(tmp_path_factory):
+    """IK node and sim for the RRBot-like URDF, one params file for both, namespace /rrbot."""
+    domain = isolate_ros_domain()
+    log_dir = tmp_path_factory.mktemp('rrbot_loop')
+    params = write_params(log_dir / 'rrbot.yaml', {'robot_description': RAISED_UP,
+                                                   'base_frame': 'base_link'})
+    sim_args = ['-r', '__ns:=/rrbot', '-p', f'arm_params_file:={params}',
+                '-p', 'real_time_factor:=2.0']
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/rrbot'],
+                     domain_id=domain, log_dir=log_dir, name='ik') as ik, \
+            NodeProcess('two_bone_ik.nodes.sim_node', ros_args=sim_args, domain_id=domain,
+                        log_dir=log_dir, name='sim') as sim, \
+            RosProbe(domain, 'rrbot_probe') as probe:
+        targets = probe.publisher(PoseStamped, '/rrbot/target_pose')
+        tips = probe.collect(PoseStamped, '/rrbot/tip_pose')
+        states = probe.collect(JointState, '/rrbot/joint_states')
+        commands = probe.collect(JointState, '/rrbot/joint_commands')
+        probe.wait_for_subscribers(targets)
+        for collector in (tips, states, commands):
+            probe.wait_for_publishers(collector)
+        yield probe, targets, tips, states, commands, (ik, sim)
+    for process in (ik, sim):
+        assert process.returncode == 0, process.output()
+
+
+def _rrbot_target(x, y, z):
+    msg = PoseStamped()
+    msg.header.frame_id = 'base_link'
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = float(x), float(y), float(z)
+    msg.pose.orientation.w = 1.0
+    return msg
+
+
+@pytest.mark.parametrize('readings', [(0.6, -1.0), (-1.2, 0.5), (2.0, 1.2)])
+def test_urdf_arm_tip_settles_on_the_target(rrbot_loop, readings):
+    # The sim simulates the user's URDF; the tip (its tool_link, measured in base_link) settles
+    # within 1 mm of a target the URDF's own kinematics says the arm can reach.
+    probe, targets, tips, states, commands, processes = rrbot_loop
+    goal = chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(('joint1', 'joint2'),
+                                                                   readings)))
+    start = len(commands)
+
+    def commanded():
+        return next((m for m in commands.messages[start:] if np.allclose(
+            chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(m.name, m.position))),
+            goal, atol=1e-9)), None)
+    command = probe.publish_until(targets, _rrbot_target(*goal), commanded, 30.0,
+                                  'the command for the target')
+    after = _nanoseconds(command.header.stamp)
+    first = len(tips)
+
+    def settled():
+        run = 0
+        for msg in tips.messages[first:]:
+            if _nanoseconds(msg.header.stamp) <= after:
+                continue
+            p = msg.pose.position
+            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
+            if run >= SETTLED_SAMPLES:
+                return msg
+        return None
+    tip = probe.spin_until(settled, 30.0, f'the tip at {goal}')
+    state = states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
+    p = tip.pose.position
+    np.testing.assert_allclose(
+        (p.x, p.y, p.z),
+        chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(state.name, state.position))),
+        atol=1e-9)
+    assert all(process.returncode is None for process in processes)

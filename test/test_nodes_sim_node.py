@@ -14,12 +14,14 @@ from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
 from ros_harness import signal_inside_publish
 from ros_harness import wait_until
+from ros_harness import write_params
 from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.solver import forward
+from urdf_arms import chain_tip, HANGING_LEG
 
 MODULE = 'two_bone_ik.nodes.sim_node'
 DEFAULT_PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
@@ -302,3 +304,26 @@ def test_two_arm_file_gives_each_namespaced_sim_its_section(tmp_path, own_domain
     finally:
         for process in processes:
             assert process.stop() == 0, process.output()
+
+
+def test_simulates_the_users_own_urdf(tmp_path, own_domain):
+    # The leg stand: a rail joint above the base (held where it is), the hip and knee driven,
+    # the foot 0.045 m off the hip's plane. tip_pose is the foot in base_link.
+    params = write_params(tmp_path / 'leg.yaml', {
+        'robot_description': HANGING_LEG, 'base_frame': 'base_link', 'tip_frame': 'foot',
+        'real_time_factor': 2.0}, node_name='two_bone_ik_sim')
+    with NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
+                     name='leg_sim') as node, RosProbe(own_domain, 'leg_probe') as probe:
+        arm = Arm(node, probe)
+        assert list(arm.states.last.name) == ['hip', 'knee']
+        assert 'arm from its URDF' in node.stderr
+        arm.send(['knee', 'hip'], [-0.9, 0.4])
+        state = arm.wait_at((0.4, -0.9))
+        tip = arm.tips.wait_for(lambda m: m.header.stamp == state.header.stamp)
+        p = tip.pose.position
+        expected = chain_tip(HANGING_LEG, 'base_link', 'foot',
+                             dict(zip(state.name, state.position)))
+        np.testing.assert_allclose((p.x, p.y, p.z), expected, atol=1e-9)
+        arm.send(['rail'], [0.3])  # not an arm joint: refused, and the rail stays put
+        arm.alive()
+        assert 'ignoring unknown joint(s) rail (this arm has hip, knee)' in node.stderr
