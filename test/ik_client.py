@@ -112,6 +112,11 @@ class Arm:
                                      [counts[1] + 1, counts[0] + (0 if rejected else 1)])
         assert len(self.status) == counts[2] + 1
         joints = None if rejected else self.joints.messages[counts[0]]
+        if not rejected and values(status).get('moving') == 'true':
+            # A planned motion streams toward the goal: the reply is its last command (at
+            # rest: zero velocities).
+            joints = self.joints.wait_for(
+                lambda m: len(m.velocity) == 2 and not any(m.velocity), start=counts[0])
         return Reply(joints, self.reachable.messages[counts[1]], status, counts[0])
 
     def set_params(self, **params):

@@ -65,7 +65,9 @@ def test_one_schema_every_name_once():
     assert not set(names(IK_PARAMETERS)) & set(names(SIM_PARAMETERS))
     # The IK node may change limits and the elbow at runtime; the sim's arm is fixed hardware.
     runtime = {spec.name for spec in ik_parameters() if not spec.read_only}
-    assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits'}
+    assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
+                       'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
+                       'command_rate'}
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 

@@ -16,23 +16,33 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 """
 
 import dataclasses
+import math
 import sys
 import time
 import traceback
 
+from builtin_interfaces.msg import Duration
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.exceptions import InvalidTopicNameException
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
+from rclpy.qos import ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, String
+from std_msgs.msg import Bool, Float64MultiArray, String
+from std_srvs.srv import Trigger
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, PARAMETER_NAMES
+from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
+from two_bone_ik.motion.command_stream import CommandStream
+from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, MotionLimits
+from two_bone_ik.motion.planner import MotionError, TrajectoryPoint
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
-from two_bone_ik.nodes.parameters import parameter_overrides, SchemaNode
+from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
@@ -52,8 +62,15 @@ PARAMETERS = ik_parameters()
 #: Names of the parameters that are fields of :class:`ArmConfig`.
 CONFIG_PARAMETERS = PARAMETER_NAMES
 
+#: Parameters of the motion (checked and applied apart from the arm's).
+MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')
+
 _LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
                 ERROR: DiagnosticStatus.ERROR}
+
+
+def _shown(position) -> str:
+    return '[' + ', '.join(f'{v:.6f}' for v in position) + ']'
 
 
 def diagnostic_level(status: NodeStatus) -> bytes:
@@ -87,6 +104,14 @@ class IkNode(SchemaNode):
         self._from_parameter = bool(self._description)
         self._solver = None
         self._previous = None
+        self._motion_limits = MotionLimits.checked(
+            *(values[name] for name in MOTION_LIMIT_PARAMETERS))
+        initial = values['initial_positions']
+        if not all(math.isfinite(v) for v in initial):
+            raise MotionConfigError(f'initial_positions: expected 2 finite angles, got '
+                                    f'{list(initial)!r}')
+        self._stream = CommandStream(self._motion_limits, ((-math.inf, math.inf),) * 2,
+                                     check_command_rate(values['command_rate']), initial)
         if self._description or not self._description_topic:
             self._set_arm(arm_geometry(config, self._description, self._tip_frame))
         self._clock = self.get_clock()
@@ -112,8 +137,17 @@ class IkNode(SchemaNode):
         # QoS of the command path can be overridden with the standard read-only parameters
         # qos_overrides.<topic>.{publisher,subscription}.{depth,history,reliability,durability}.
         overridable = QoSOverridingOptions.with_default_policies()
-        self._joint_pub = self.create_publisher(JointState, 'joint_commands', reliable,
-                                                qos_overriding_options=overridable)
+        self._joint_pub = None
+        if values['publish_joint_commands']:
+            self._joint_pub = self.create_publisher(JointState, 'joint_commands', reliable,
+                                                    qos_overriding_options=overridable)
+        self._position_pub = self._controller_publisher(
+            'position_controller', values['position_controller'], 'commands',
+            Float64MultiArray, reliable)
+        self._trajectory_pub = self._controller_publisher(
+            'trajectory_controller', values['trajectory_controller'], 'joint_trajectory',
+            JointTrajectory, reliable)
+        self._commands_streamed = 0
         # Every publisher keeps rclpy's default event handlers: a subscriber asking for a
         # deadline, manual liveliness or a stricter durability is incompatible with any of them,
         # and the user should hear about it (bench/node_latency.py measures what they cost).
@@ -125,6 +159,14 @@ class IkNode(SchemaNode):
             # As robot_state_publisher publishes it (and controller_manager reads it).
             self._description_sub = self.create_subscription(
                 String, self._description_topic, self._on_description, latched)
+        # The arm's measured state: best effort, so it matches both reliable publishers and
+        # sensor-QoS ones (hardware drivers).
+        self._state_sub = self.create_subscription(
+            JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
+        self._stop_service = self.create_service(Trigger, '~/stop', self._on_stop)
+        self._stream_timer = self.create_timer(1.0 / self._stream.rate, self._on_tick)
+        self._stream_timer.cancel()
+        self._timer_rate = self._stream.rate
         # Last, once everything the callback uses exists.
         self._target_sub = self.create_subscription(
             PoseStamped, 'target_pose', self._on_target, reliable,
@@ -153,6 +195,9 @@ class IkNode(SchemaNode):
             self._previous = None  # readings of another joint convention mean nothing here
         if hasattr(self, '_joint_msg'):
             self._joint_msg.name = list(geometry.joint_names)
+        self._stream.set_position_limits(tuple(zip(geometry.lower_limits,
+                                                   geometry.upper_limits)))
+        self._stream.set_limits(self._motion_limits.narrowed(geometry.velocity_limits))
 
     def _log_arm(self, prefix: str) -> None:
         config, geometry = self._config, self._solver.geometry
@@ -190,6 +235,12 @@ class IkNode(SchemaNode):
 
     # -- parameters ---------------------------------------------------------------------------
 
+    def _motion_limits_with(self, parameters) -> MotionLimits:
+        given = {p.name: p.value for p in parameters if p.name in MOTION_LIMIT_PARAMETERS}
+        current = dict(zip(MOTION_LIMIT_PARAMETERS, self._motion_limits))
+        return MotionLimits.checked(*(given.get(name, current[name])
+                                      for name in MOTION_LIMIT_PARAMETERS))
+
     def _validate_parameters(self, parameters) -> SetParametersResult:
         """Accept or reject a parameter change; changes nothing (see ``_apply_parameters``)."""
         changes = {p.name: p.value for p in parameters if p.name in CONFIG_PARAMETERS}
@@ -197,12 +248,26 @@ class IkNode(SchemaNode):
             config = dataclasses.replace(self._config, **changes)
             if self._description:
                 arm_geometry(config, self._description, self._tip_frame)
-        except (ArmConfigError, UrdfError) as error:
+            self._motion_limits_with(parameters)
+        except (ArmConfigError, UrdfError, MotionConfigError) as error:
             return SetParametersResult(successful=False, reason=str(error))
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, parameters) -> None:
+        names = {p.name for p in parameters}
+        if names & set(MOTION_LIMIT_PARAMETERS):
+            self._motion_limits = self._motion_limits_with(parameters)
+            velocity = self._solver.geometry.velocity_limits if self._solver is not None \
+                else (math.inf, math.inf)
+            self._stream.set_limits(self._motion_limits.narrowed(velocity))
+        for parameter in parameters:
+            if parameter.name == 'command_rate':
+                self._stream.set_rate(parameter.value)
         changes = {p.name: p.value for p in parameters if p.name in CONFIG_PARAMETERS}
+        if names & (set(MOTION_LIMIT_PARAMETERS) | {'command_rate'}):
+            self.get_logger().info(
+                'motion: ' + ', '.join(f'{p.name}={p.value!r}' for p in parameters
+                                       if p.name not in CONFIG_PARAMETERS))
         if not changes:
             return
         self._config = dataclasses.replace(self._config, **changes)
@@ -224,12 +289,10 @@ class IkNode(SchemaNode):
                 result = solver.solve(msg.header.frame_id, p.x, p.y, p.z, self._previous)
             except Exception:  # noqa: B902 - the safety net: a target never ends the node
                 result = self._unexpected_failure(msg)
+        remaining = 0.0
         if result.ik_status is not None:
-            joints = self._joint_msg
-            joints.header.stamp = self._clock.now().to_msg()
-            joints.position = [result.q1, result.q2]
-            self._joint_pub.publish(joints)
             self._previous = (result.q1, result.q2)
+            remaining = self._move_to(self._previous)
         self._reachable_pub.publish(self._reachable_msgs[result.reachable])
         # The status text costs more than the solve: build it only for someone, and only once.
         text = None
@@ -238,10 +301,121 @@ class IkNode(SchemaNode):
             self._status_pub.publish(DiagnosticStatus(
                 level=diagnostic_level(result.status), name=self._status_name,
                 message=text, hardware_id=self._config.base_frame,
-                values=[KeyValue(key=k, value=v) for k, v in TargetSolver.values(result)]))
+                values=[KeyValue(key=k, value=v) for k, v in TargetSolver.values(result)] + [
+                    KeyValue(key='moving', value='true' if self._stream.moving else 'false'),
+                    KeyValue(key='motion_remaining', value=f'{remaining:.6f}')]))
         self._stats.record(result.status)
         if result.ik_status is None:
             self._warn_rejected(result, text)
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def _controller_publisher(self, parameter, controller, topic, msg_type, qos):
+        """Return a publisher on ``<controller>/<topic>``, or None without a controller name."""
+        if not controller:
+            return None
+        try:
+            return self.create_publisher(msg_type, f'{controller}/{topic}', qos)
+        except (InvalidTopicNameException, ValueError) as error:
+            raise ParameterError(f'{parameter}: {controller!r} does not make a valid topic name '
+                                 f"({' '.join(str(error).split())})") from None
+
+    def _move_to(self, goal) -> float:
+        """Command ``goal`` (readings): now, or as a planned motion; return its duration, s."""
+        try:
+            step = self._stream.goal(goal)
+        except MotionError as error:
+            self.get_logger().error(f'no motion to {list(goal)!r}: {error}',
+                                    throttle_duration_sec=WARNING_THROTTLE)
+            return 0.0
+        if step.command is not None:
+            self._command(step.command)
+            if self._trajectory_pub is not None:
+                self._send_trajectory(self._stream.points() or [
+                    TrajectoryPoint(1.0 / self._stream.rate, step.command, (0.0, 0.0),
+                                    (0.0, 0.0))])
+            return 0.0
+        if step.new_trajectory and self._trajectory_pub is not None:
+            self._send_trajectory(self._stream.points())
+        self._run_stream()
+        return step.duration
+
+    def _command(self, position, velocity=None) -> None:
+        """Publish one command on every output: joint_commands, the position controller."""
+        position = [float(position[0]), float(position[1])]
+        if not (math.isfinite(position[0]) and math.isfinite(position[1])):
+            return  # never a NaN on the wire
+        if self._joint_pub is not None:
+            joints = self._joint_msg
+            joints.header.stamp = self._clock.now().to_msg()
+            joints.position = position
+            joints.velocity = [] if velocity is None else [float(v) for v in velocity]
+            self._joint_pub.publish(joints)
+        if self._position_pub is not None:
+            self._position_pub.publish(Float64MultiArray(data=position))
+
+    def _send_trajectory(self, points) -> None:
+        """Publish a motion to the trajectory controller: start now, arm joints, every point."""
+        msg = JointTrajectory()
+        msg.joint_names = list(self._joint_msg.name)
+        for point in points:
+            seconds = int(point.time_from_start)
+            msg.points.append(JointTrajectoryPoint(
+                positions=[float(v) for v in point.position],
+                velocities=[float(v) for v in point.velocity],
+                accelerations=[float(v) for v in point.acceleration],
+                time_from_start=Duration(
+                    sec=seconds, nanosec=int(round((point.time_from_start - seconds) * 1e9)))))
+        self._trajectory_pub.publish(msg)
+
+    def _run_stream(self) -> None:
+        """Stream at the command rate (the timer runs only while a motion does)."""
+        if self._timer_rate != self._stream.rate:
+            self.destroy_timer(self._stream_timer)
+            self._stream_timer = self.create_timer(1.0 / self._stream.rate, self._on_tick)
+            self._timer_rate = self._stream.rate
+        elif self._stream_timer.is_canceled():
+            self._stream_timer.reset()
+
+    def _on_tick(self) -> None:
+        sample, new_trajectory = self._stream.tick()
+        if sample is None:
+            self._stream_timer.cancel()
+            return
+        self._command(sample.position, sample.velocity)
+        self._commands_streamed += 1
+        if new_trajectory and self._trajectory_pub is not None:
+            self._send_trajectory(self._stream.points())
+        if not self._stream.moving:
+            self._stream_timer.cancel()
+
+    def _on_stop(self, request, response):
+        """Service ``~/stop``: brake within the limits and hold; say where."""
+        position, duration, new_trajectory = self._stream.stop()
+        response.success = True
+        if position is None:
+            response.message = 'nothing commanded yet: nothing to stop'
+        elif not self._stream.planned:
+            response.message = (f'no motion planned (every motion limit infinite): the last '
+                                f'command {_shown(position)} rad stands')
+        elif duration > 0.0:
+            response.message = (f'stopping: at rest at {_shown(position)} rad in '
+                                f'{duration:.3f} s, held until the next target')
+            if new_trajectory and self._trajectory_pub is not None:
+                self._send_trajectory(self._stream.points())
+            self._run_stream()
+        else:
+            response.message = f'at rest at {_shown(position)} rad, held until the next target'
+        self.get_logger().info(f'~/stop: {response.message}')
+        return response
+
+    def _on_joint_states(self, msg: JointState) -> None:
+        if self._solver is None:
+            return
+        match = match_command(msg.name, msg.position, self._solver.geometry.joint_names)
+        targets = match.targets
+        if len(targets) == 2:
+            self._stream.measured((targets[0], targets[1]))
 
     def _unexpected_failure(self, msg: PoseStamped):
         """Answer a target whose solve raised: INVALID_TARGET, the traceback logged once."""

@@ -68,6 +68,47 @@ ARM_PARAMETERS = (
 GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
                        'joint_zero_angles', 'joint_directions')
 
+_INF = float('inf')
+
+#: Where the arm is at start when nothing measures it, shared by the IK node and the sim.
+INITIAL_POSITIONS = ParameterSpec(
+    'initial_positions', DOUBLES, [0.0, 0.0],
+    'Joint readings at start, radians (shoulder, elbow): where the first motion starts from '
+    'when no joint_states have come.', '2 finite angles', length=2)
+
+_MOTION = ('2 positive values, .inf for unlimited; all infinite: no motion planning, one '
+           'command per target')
+
+#: The IK node's outputs and motion (ros2_control controllers, Ruckig).
+MOTION_PARAMETERS = (
+    ParameterSpec(
+        'publish_joint_commands', BOOL, True,
+        'Publish joint_commands (sensor_msgs/JointState).'),
+    ParameterSpec(
+        'position_controller', STRING, '',
+        'Name of a position controller (e.g. forward_position_controller): publish '
+        'std_msgs/Float64MultiArray on <name>/commands. Empty: none.'),
+    ParameterSpec(
+        'trajectory_controller', STRING, '',
+        'Name of a joint_trajectory_controller: publish the planned motion as '
+        'trajectory_msgs/JointTrajectory on <name>/joint_trajectory. Empty: none.'),
+    ParameterSpec(
+        'max_joint_velocity', DOUBLES, [_INF, _INF],
+        "Velocity limit per joint, rad/s; a URDF's <limit velocity> narrows it.", _MOTION,
+        read_only=False, length=2),
+    ParameterSpec(
+        'max_joint_acceleration', DOUBLES, [_INF, _INF],
+        'Acceleration limit per joint, rad/s^2.', _MOTION, read_only=False, length=2),
+    ParameterSpec(
+        'max_joint_jerk', DOUBLES, [_INF, _INF],
+        'Jerk limit per joint, rad/s^3.', _MOTION, read_only=False, length=2),
+    ParameterSpec(
+        'command_rate', DOUBLE, 100.0,
+        'Rate of the streamed commands while a planned motion runs, Hz.', '1 to 1000 Hz',
+        read_only=False, bounds=(1.0, 1000.0)),
+    INITIAL_POSITIONS,
+)
+
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
 IK_PARAMETERS = (
     ParameterSpec(
@@ -122,9 +163,8 @@ SIM_PARAMETERS = (
         bounds=(0.1, 100.0)),
     ParameterSpec(
         'gravity_compensation', BOOL, True, 'Cancel gravity (-z of base_frame) on the links.'),
-    ParameterSpec(
-        'initial_positions', DOUBLES, [0.0, 0.0],
-        'Joint angles at start, radians (shoulder, elbow).', '2 finite angles', length=2),
+    INITIAL_POSITIONS._replace(description='Joint readings at start, radians (shoulder, '
+                               'elbow).'),
 )
 
 
@@ -132,7 +172,7 @@ def ik_parameters():
     """Specs of the IK node, arm parameters first, with their read-only flags for it."""
     arm = tuple(spec._replace(read_only=spec.name not in IK_RUNTIME_ARM_PARAMETERS)
                 for spec in ARM_PARAMETERS)
-    return arm + IK_PARAMETERS
+    return arm + IK_PARAMETERS + MOTION_PARAMETERS
 
 
 def names(specs) -> tuple:

@@ -1,0 +1,202 @@
+"""Tests of two_bone_ik.motion.planner: Ruckig motion within the limits, sampled in plan time."""
+
+import math
+
+import numpy as np
+import pytest
+
+from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, MotionLimits
+from two_bone_ik.motion.planner import MotionPlanner
+
+INF = math.inf
+PERIOD = 0.01
+LIMITS = MotionLimits((1.5, 2.0), (4.0, 6.0), (30.0, 50.0))
+UNLIMITED = ((-INF, INF), (-INF, INF))
+#: Relative slack on every limit check (the issue's 1e-6).
+RELATIVE = 1e-6
+
+
+def run(planner, steps=100000):
+    """Advance until at rest; return the samples."""
+    samples = []
+    for _ in range(steps):
+        samples.append(planner.advance())
+        if not planner.moving:
+            return samples
+    raise AssertionError('never came to rest')
+
+
+def check_within_limits(samples, limits, start=None):
+    """Check sampled velocity, acceleration and jerk (from the accelerations) within limits."""
+    positions = np.array([s.position for s in samples])
+    velocities = np.array([s.velocity for s in samples])
+    accelerations = np.array([s.acceleration for s in samples])
+    if start is not None:
+        accelerations = np.vstack([start.acceleration, accelerations])
+    assert np.all(np.isfinite(positions))
+    for joint in range(2):
+        assert np.abs(velocities[:, joint]).max() <= limits.velocity[joint] * (1 + RELATIVE)
+        assert np.abs(accelerations[:, joint]).max() <= \
+            limits.acceleration[joint] * (1 + RELATIVE)
+        if len(accelerations) > 1:
+            jerk = np.abs(np.diff(accelerations[:, joint])) / PERIOD
+            assert jerk.max() <= limits.jerk[joint] * (1 + RELATIVE)
+
+
+def test_limits_never_exceeded_and_arrival_exact():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    duration = planner.plan((1.2, -2.5))
+    assert duration > 0.0 and planner.moving
+    samples = run(planner)
+    check_within_limits(samples, LIMITS)
+    assert samples[-1].position == pytest.approx((1.2, -2.5), abs=1e-12)
+    assert samples[-1].velocity == (0.0, 0.0) and not samples[-1].moving
+    # Plan time: multiples of the period, one per sample, and the motion took its duration.
+    times = np.array([s.time for s in samples])
+    np.testing.assert_allclose(np.diff(times), PERIOD, rtol=0, atol=1e-12)
+    assert times[-1] - times[0] + PERIOD == pytest.approx(duration, abs=PERIOD)
+    # Time-optimal: the slower joint reaches one of its limits.
+    velocities = np.abs([s.velocity for s in samples])
+    assert velocities[:, 1].max() == pytest.approx(2.0, rel=1e-3)
+
+
+def test_replanning_mid_motion_is_continuous():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    planner.plan((2.0, 2.0))
+    before = [planner.advance() for _ in range(40)]
+    planner.plan((-1.0, 0.5))  # mid-motion, at speed
+    after = run(planner)
+    samples = before + after
+    check_within_limits(samples, LIMITS)
+    positions = np.array([s.position for s in samples])
+    velocities = np.array([s.velocity for s in samples])
+    for joint in range(2):
+        # No jump: steps bounded by the velocity and acceleration limits.
+        assert np.abs(np.diff(positions[:, joint])).max() <= \
+            LIMITS.velocity[joint] * PERIOD * (1 + RELATIVE)
+        assert np.abs(np.diff(velocities[:, joint])).max() <= \
+            LIMITS.acceleration[joint] * PERIOD * (1 + RELATIVE)
+    assert samples[-1].position == pytest.approx((-1.0, 0.5), abs=1e-12)
+
+
+def test_continuous_joints_take_the_short_way_and_never_wrap():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (3.0, -3.0))
+    planner.plan((-3.0, 3.0))  # 0.28 rad the short way, not 6 rad back
+    samples = run(planner)
+    positions = np.array([s.position for s in samples])
+    assert samples[-1].position == pytest.approx((-3.0 + 2 * math.pi, 3.0 - 2 * math.pi),
+                                                 abs=1e-12)
+    assert np.all(positions[:, 0] >= 3.0 - 1e-12) and np.all(positions[:, 1] <= -3.0 + 1e-12)
+    assert np.abs(np.diff(positions, axis=0)).max() < 0.1  # continuous, no 2 pi jump
+
+
+def _at_speed_near_the_upper_limit():
+    """Return a planner moving joint 1 at full speed toward 0.98, its upper limit 1.0."""
+    bounds = ((-1.0, 1.0), (-2.0, 0.5))
+    planner = MotionPlanner(LIMITS, bounds, PERIOD, (-0.9, -1.9))
+    planner.plan((0.98, 0.45))
+    samples = []
+    while not samples or samples[-1].position[0] < 0.7:
+        samples.append(planner.advance())
+    assert samples[-1].velocity[0] > 1.4
+    return planner, bounds, samples
+
+
+def test_limited_joints_stay_inside_even_when_a_replan_would_overshoot():
+    planner, bounds, samples = _at_speed_near_the_upper_limit()
+    plans = planner.plans
+    # With the acceleration limit lowered (a runtime change), stopping at 0.75 from 1.4 rad/s
+    # at 0.71 would overshoot 1.0 and come back: the current motion goes on to 0.98 (inside,
+    # planned with the old limits), then the arm comes back to 0.75 from rest.
+    slow = LIMITS._replace(acceleration=(1.0, 6.0))
+    planner.set_limits(slow)
+    planner.plan((0.75, 0.45))
+    assert planner.plans == plans  # queued, not started
+    samples += run(planner)
+    assert planner.plans == plans + 1
+    positions = np.array([s.position for s in samples])
+    for joint, (lo, hi) in enumerate(bounds):
+        assert positions[:, joint].min() >= lo and positions[:, joint].max() <= hi
+    assert positions[:, 0].max() == pytest.approx(0.98, abs=1e-9)
+    assert samples[-1].position == pytest.approx((0.75, 0.45), abs=1e-12)
+    check_within_limits(samples, LIMITS)
+    check_within_limits(samples[-40:], slow)  # the way back: the new limits
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_random_replans_stay_within_every_limit(seed):
+    rng = np.random.default_rng(seed)
+    bounds = ((-2.0, 2.5), (-INF, INF))
+    limits = MotionLimits(tuple(rng.uniform(0.5, 3.0, 2)), tuple(rng.uniform(1.0, 10.0, 2)),
+                          tuple(rng.uniform(5.0, 100.0, 2)))
+    planner = MotionPlanner(limits, bounds, PERIOD, (0.0, 0.0))
+    samples = []
+    for _ in range(8):
+        planner.plan((rng.uniform(-2.0, 2.5), rng.uniform(-8.0, 8.0)))
+        for _ in range(int(rng.integers(1, 80))):
+            samples.append(planner.advance())
+    samples += run(planner)
+    check_within_limits(samples, limits)
+    positions = np.array([s.position for s in samples])
+    assert positions[:, 0].min() >= -2.0 and positions[:, 0].max() <= 2.5
+
+
+def test_stop_brakes_within_the_limits_and_holds():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    planner.plan((3.0, -3.0))
+    moving = [planner.advance() for _ in range(50)]
+    speed = np.abs(moving[-1].velocity)
+    assert speed.max() > 1.0
+    where, duration = planner.stop()
+    braking = run(planner)
+    check_within_limits(braking, LIMITS, start=moving[-1])
+    assert braking[-1].position == pytest.approx(where, abs=1e-12)
+    assert braking[-1].velocity == (0.0, 0.0)
+    assert len(braking) * PERIOD == pytest.approx(duration, abs=PERIOD)
+    # Short of the goal, and it stays there.
+    assert where[0] < 3.0 and where[1] > -3.0
+    held = [planner.advance() for _ in range(10)]
+    assert all(s.position == braking[-1].position and not s.moving for s in held)
+    assert planner.stop() == (braking[-1].position, 0.0)
+
+
+def test_trajectory_points_at_the_period_with_zero_end_velocity():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    duration = planner.plan((0.5, -0.3))
+    points = planner.points()
+    times = [p.time_from_start for p in points]
+    assert times[0] == pytest.approx(PERIOD)
+    assert all(b > a for a, b in zip(times, times[1:]))
+    np.testing.assert_allclose(np.diff(times[:-1]), PERIOD, atol=1e-12)
+    assert times[-1] == pytest.approx(duration, abs=1e-12)
+    assert points[-1].velocity == (0.0, 0.0) and points[-1].acceleration == (0.0, 0.0)
+    assert points[-1].position == pytest.approx((0.5, -0.3), abs=1e-12)
+    # The points are the samples the stream gives.
+    for point in points[:-1]:
+        sample = planner.advance()
+        assert sample.position == pytest.approx(point.position, abs=1e-12)
+        assert sample.velocity == pytest.approx(point.velocity, abs=1e-12)
+    # Idle: one point, one period ahead, holding.
+    run(planner)
+    (hold,) = planner.points()
+    assert hold.time_from_start == PERIOD and hold.velocity == (0.0, 0.0)
+
+
+@pytest.mark.parametrize('velocity, acceleration, jerk, message', [
+    ((0.0, 1.0), (INF, INF), (INF, INF), r'^max_joint_velocity: expected 2 positive values'),
+    ((1.0,), (INF, INF), (INF, INF), r'^max_joint_velocity: '),
+    ((INF, INF), (math.nan, 1.0), (INF, INF), r'^max_joint_acceleration: '),
+    ((INF, INF), (INF, INF), (-1.0, 1.0), r'^max_joint_jerk: '),
+])
+def test_bad_limits_are_refused_naming_the_parameter(velocity, acceleration, jerk, message):
+    with pytest.raises(MotionConfigError, match=message):
+        MotionLimits.checked(velocity, acceleration, jerk)
+
+
+def test_limits_helpers():
+    assert not MotionLimits().limited
+    assert MotionLimits(jerk=(INF, 10.0)).limited
+    assert MotionLimits().narrowed((2.0, INF)).velocity == (2.0, INF)
+    assert check_command_rate(500.0) == 500.0
+    with pytest.raises(MotionConfigError, match=r'^command_rate: expected 1 to 1000 Hz'):
+        check_command_rate(0.5)

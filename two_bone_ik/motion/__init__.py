@@ -1,0 +1,1 @@
+"""Limit-respecting motion toward each IK solution, streamed in plan time (no ROS; Ruckig)."""
