@@ -385,6 +385,7 @@ class DynamixelEmulator(PtyDevice):
             self._set(dxl_id, 'goal', position)
         self.packets: List[Tuple[int, int, bytes]] = []
         self.dropped = 0
+        self.next_error = 0  # test hook: an error number for the next status packet
         self._buffer = bytearray()
         super().__init__(path)
 
@@ -434,6 +435,7 @@ class DynamixelEmulator(PtyDevice):
             reply += self._handle(packet)
 
     def _status(self, dxl_id: int, error: int = 0, parameters: bytes = b'') -> bytes:
+        error, self.next_error = error or self.next_error, 0
         if self.get(dxl_id, 'hardware_error'):
             error |= self.ALERT
         return dynamixel_packet(dxl_id, self.STATUS, bytes((error,)) + parameters)
@@ -509,3 +511,31 @@ class DynamixelEmulator(PtyDevice):
         """``(ID, parameters)`` of every packet received with ``instruction``."""
         with self._lock:
             return [(i, p) for i, ins, p in self.packets if ins == instruction]
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand (for the link's reconnect schedule)."""
+
+    def __init__(self, now: float = 100.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def open_link(protocol: str, path, values: Dict[str, object], joints=('shoulder', 'elbow'),
+              reconnect_period: float = 1.0, clock: Optional[FakeClock] = None, **extra):
+    """Return a started :class:`ServoLink` for ``protocol`` on ``path``, and its clock.
+
+    ``values`` holds the servo parameters, keyed ``servos.<joint>.*``.
+    """
+    from two_bone_ik.servo.servo_link import controller_class, servo_settings, ServoLink
+    cls = controller_class(protocol)
+    servos = servo_settings(cls, list(joints), values)
+    clock = clock or FakeClock()
+    link = ServoLink(cls(str(path), 0, servos, **extra), reconnect_period, clock)
+    link.start()
+    return link, clock
