@@ -20,7 +20,7 @@ from ros_harness import claim_domain_id
 
 PACKAGE = 'two_bone_ik'
 REPO = Path(__file__).resolve().parent.parent
-EXECUTABLES = ('two_bone_ik_node', 'two_bone_ik_urdf', 'two_bone_ik_sim')
+EXECUTABLES = ('two_bone_ik_node', 'two_bone_ik_urdf', 'two_bone_ik_sim', 'two_bone_ik_servo')
 # The default arm of config/two_bone_ik.yaml.
 LINK_LENGTHS = (0.30, 0.25)
 JOINT_NAMES = ('shoulder_joint', 'elbow_joint')
