@@ -48,6 +48,7 @@ class PtyDevice:
         self._tasks: 'queue.Queue' = queue.Queue()
         self._stop = threading.Event()
         self._master = self._slave = None
+        self.chunk_time = 0.0
         self._serve()
         self._thread = threading.Thread(target=self._run, name=type(self).__name__, daemon=True)
         self._thread.start()
@@ -101,6 +102,7 @@ class PtyDevice:
                 data = os.read(master, 4096)
             except OSError:
                 continue
+            self.chunk_time = time.monotonic()  # when the bytes being fed arrived
             with self._lock:
                 self.received += data
                 reply = self.feed(data)
