@@ -5,6 +5,9 @@ emulated devices), so each failure can be made to happen exactly when wanted.
 """
 
 import math
+from pathlib import Path
+import subprocess
+import sys
 
 import pytest
 from servo_emulators import FakeClock
@@ -241,3 +244,20 @@ def test_an_unknown_protocol_is_named():
     with pytest.raises(ServoConfigError, match='protocol: expected one of maestro, ssc32u, '
                                                "dynamixel, got 'pwm'"):
         controller_class('pwm')
+
+
+def test_serial_libraries_are_imported_only_where_needed():
+    # In a fresh interpreter: the IK node and the servo node's module import neither pyserial
+    # nor dynamixel-sdk; the Maestro module pulls in pyserial only when a port is opened, and
+    # never dynamixel-sdk; the Dynamixel module imports dynamixel-sdk.
+    code = (
+        'import sys\n'
+        'import two_bone_ik.nodes.ik_node, two_bone_ik.nodes.servo_node\n'
+        'import two_bone_ik.servo.maestro, two_bone_ik.servo.ssc32u\n'
+        'print(sorted(m for m in ("serial", "dynamixel_sdk") if m in sys.modules))\n'
+        'import two_bone_ik.servo.dynamixel\n'
+        'print("dynamixel_sdk" in sys.modules)\n')
+    result = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                            timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split('\n')[:2] == ['[]', 'True']
