@@ -5,10 +5,11 @@ IK node (config/servo_arm.yaml) -> joint_commands -> two_bone_ik_servo
 """
 
 import math
+import time
 
 from geometry_msgs.msg import PoseStamped
 import pytest
-from ros_harness import isolate_ros_domain, NodeProcess, REPO_ROOT, RosProbe
+from ros_harness import isolate_ros_domain, NodeProcess, REPO_ROOT, RosProbe, wait_until
 from sensor_msgs.msg import JointState
 from servo_emulators import MaestroEmulator
 
@@ -38,16 +39,22 @@ def test_a_target_in_the_right_pulses_out(tmp_path):
         probe.wait_for_publishers(commands)
         probe.wait_for_publishers(states)
         states.wait_for_count(1)   # the driver is up (and has read the Maestro)
-        # The servo node's subscription must be matched too before the IK node publishes.
-        probe.spin_until(lambda: probe.node.count_subscribers('joint_commands') >= 2,
-                         what='the driver subscribed to joint_commands')
 
         # The arm moves in the xz plane: a target 12 cm out and 6 cm up.
         target = PoseStamped()
         target.header.frame_id = config.base_frame
         target.pose.position.x, target.pose.position.z = 0.12, 0.06
+        # The probe sees the driver's subscription before the IK node's publisher may have
+        # matched it (a command published before then never reaches the driver): publish the
+        # target until the Maestro got a command; the IK node answers it the same every time.
+        deadline = time.monotonic() + 30.0
         targets.publish(target)
-        q = tuple(commands.wait_for_count(1)[0].position)
+        while not wait_until(lambda: any(c[0] == 'target' for c in device.commands), 0.5):
+            assert time.monotonic() < deadline, 'no Set Target reached the Maestro'
+            targets.publish(target)
+        probe.spin_until(lambda: len(commands) > 0, what='joint_commands')
+        q = tuple(commands.messages[0].position)
+        assert all(tuple(m.position) == q for m in commands.messages)
 
         # The command the driver got puts the tip on the target...
         l1, l2 = config.link_lengths
