@@ -10,6 +10,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import pytest
 from ros_harness import claim_domain_id, isolate_ros_domain, NodeProcess, RosProbe, write_params
 from sensor_msgs.msg import JointState
+import serial
 from servo_emulators import DynamixelEmulator, MaestroEmulator
 
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
@@ -168,10 +169,14 @@ def test_diagnostics_report_the_device(driver):
     assert values(status)['baud_rate'] == '9600'
 
 
-def test_ctrl_c_leaves_quietly(driver):
-    # Last in the module: ends the shared node.
+def test_ctrl_c_releases_the_port_and_leaves_quietly(driver):
+    # Last in the module: ends the shared node. While it runs it holds the port exclusively;
+    # after Ctrl-C the port is free again.
+    with pytest.raises(serial.SerialException, match='Could not exclusively lock port'):
+        serial.Serial(str(driver.device.path), exclusive=True)
     assert driver.node.interrupt() == 0
     assert 'Traceback' not in driver.node.stderr, driver.node.output()
+    serial.Serial(str(driver.device.path), exclusive=True).close()
 
 
 def test_dynamixel_torque_off_on_exit(tmp_path):
