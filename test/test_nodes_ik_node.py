@@ -467,8 +467,8 @@ def test_nearest_elbow_follows_last_command(arm, restore):
     ({'joint_lower_limits': [0.0]},
      'joint_lower_limits: expected an array of 2 doubles (write 1.0, not 1), got 1 value(s) '
      '[0.0]'),
-    ({'joint_lower_limits': [-1e12, 0.0]}, 'joint_lower_limits: shoulder lower limit -1e+12 '
-                                          'rad is beyond'),
+    ({'joint_lower_limits': [-1e12, 0.0]},
+     'joint_lower_limits: shoulder lower limit -1e+12 rad is beyond'),
     ({'joint_lower_limits': [-1.7e308, -1.7e308]}, 'joint_lower_limits: shoulder lower limit'),
     ({'joint_upper_limits': [1.0, math.nan]}, 'joint_upper_limits: expected 2 angles'),
     ({'joint_lower_limits': [1.0, math.inf]}, 'joint_lower_limits: expected 2 angles below'),
