@@ -20,16 +20,21 @@ setup(
         (os.path.join(share_dir, 'config'), sorted(glob('config/*.yaml'))),
     ],
     install_requires=['setuptools'],
+    # The servo driver (two_bone_ik_servo): pyserial for every protocol, dynamixel-sdk for
+    # Dynamixel. `pip install .[servo]`; from a ROS distro, rosdep installs them (package.xml).
+    extras_require={'servo': ['pyserial', 'dynamixel-sdk']},
     zip_safe=True,
     maintainer='two_bone_ik maintainers',
     maintainer_email='two_bone_ik@example.com',
-    description='Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF, MuJoCo sim.',
+    description=('Closed-form two-link inverse kinematics: solver, ROS 2 node, URDF, MuJoCo sim, '
+                 'serial servo driver.'),
     license='Apache-2.0',
     entry_points={
         'console_scripts': [
             'two_bone_ik_node = two_bone_ik.nodes.entry_points:ik_node',
             'two_bone_ik_urdf = two_bone_ik.nodes.entry_points:urdf_command',
             'two_bone_ik_sim = two_bone_ik.nodes.entry_points:sim_node',
+            'two_bone_ik_servo = two_bone_ik.nodes.entry_points:servo_node',
         ],
     },
 )

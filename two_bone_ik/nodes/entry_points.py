@@ -59,6 +59,12 @@ def sim_node() -> int:
     return main()
 
 
+def servo_node() -> int:
+    """``two_bone_ik_servo``: the serial servo driver."""
+    from two_bone_ik.nodes.servo_node import main
+    return main()
+
+
 def urdf_command() -> int:
     """``two_bone_ik_urdf``: print the arm's URDF."""
     from two_bone_ik.nodes.urdf_command import main

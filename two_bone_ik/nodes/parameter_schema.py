@@ -7,7 +7,8 @@ default per value.
 """
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGERS, ParameterSpec
+from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, INTEGERS
+from two_bone_ik.nodes.parameters import ParameterSpec
 from two_bone_ik.nodes.parameters import STRING, STRINGS
 from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING,
                                       DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP)
@@ -178,3 +179,79 @@ def ik_parameters():
 def names(specs) -> tuple:
     """Return the names of ``specs``, in order."""
     return tuple(spec.name for spec in specs)
+
+
+#: Parameters of the servo driver (``two_bone_ik_servo``) besides the per-joint ones.
+SERVO_PARAMETERS = (
+    ParameterSpec(
+        'protocol', STRING, '',
+        'Serial protocol of the servo controller: maestro (Pololu Maestro, compact protocol), '
+        'ssc32u (Lynxmotion SSC-32U) or dynamixel (ROBOTIS Dynamixel X series, Protocol 2.0).',
+        'one of: maestro, ssc32u, dynamixel'),
+    ParameterSpec(
+        'port', STRING, '', 'Serial device path of the controller, e.g. /dev/ttyACM0.',
+        'an existing device path'),
+    ParameterSpec(
+        'baud_rate', INTEGER, 0,
+        "Baud rate; 0 for the controller's factory default (maestro 9600, ssc32u 9600, "
+        'dynamixel 57600).', bounds=(0, 4_500_000)),
+    ParameterSpec(
+        'state_rate', DOUBLE, 50.0,
+        'Rate of reading the servos back and publishing joint_states, Hz.',
+        bounds=(0.1, 1000.0)),
+    ParameterSpec(
+        'reconnect_period', DOUBLE, 1.0,
+        'Seconds between reconnect attempts while the controller is unreachable.',
+        bounds=(0.01, 3600.0)),
+    ParameterSpec(
+        'torque_off_on_exit', BOOL, False,
+        'On shutdown, stop driving the servos (Dynamixel: torque off; maestro: target 0, '
+        'ssc32u: output low, i.e. no pulses) instead of leaving them holding.'),
+    ParameterSpec(
+        'joints', STRINGS, list(_ARM.joint_names),
+        'Joints driven, as named in joint_commands and joint_states; each has its '
+        'servos.<joint>.* parameters.', 'distinct non-empty names'),
+    ParameterSpec(
+        'move_time', DOUBLE, 0.02,
+        'ssc32u only: T of each group move, seconds (the time the SSC-32U takes to reach '
+        'the new targets); near the command period, so streamed commands blend.',
+        bounds=(0.0, 65.535)),
+)
+
+
+def servo_joint_parameters(joint: str) -> tuple:
+    """Specs of one joint's servo, ``servos.<joint>.*``.
+
+    ``output_limits`` defaults to the ends of ``output_range``: the node declares it with that
+    default.
+    """
+    prefix = f'servos.{joint}.'
+    return (
+        ParameterSpec(
+            prefix + 'channel', INTEGER, -1,
+            'Servo channel of the joint on the controller; the motor ID for dynamixel.',
+            'maestro 0-23, ssc32u 0-31, dynamixel 0-252; distinct'),
+        ParameterSpec(
+            prefix + 'angle_range', DOUBLES, [0.0, 0.0],
+            'Two joint angles of the calibration, rad.', '2 different finite angles',
+            length=2),
+        ParameterSpec(
+            prefix + 'output_range', DOUBLES, [0.0, 0.0],
+            'Device outputs at those two angles: pulse width in µs (maestro, ssc32u) or '
+            'position ticks (dynamixel); decreasing for a reversed servo.',
+            '2 different finite outputs', length=2),
+        ParameterSpec(
+            prefix + 'output_limits', DOUBLES, [0.0, 0.0],
+            'Lowest and highest device output ever sent; commands beyond are clamped. '
+            'Default: the ends of output_range.', 'lower <= upper, within the controller',
+            length=2),
+        ParameterSpec(
+            prefix + 'max_velocity', DOUBLE, 1.0,
+            'Joint speed limit the controller enforces, rad/s (maestro Set Speed, ssc32u S, '
+            'dynamixel Profile Velocity); 0 for none.', bounds=(0.0, 1000.0)),
+        ParameterSpec(
+            prefix + 'max_acceleration', DOUBLE, 0.0,
+            'Joint acceleration limit the controller enforces, rad/s^2 (maestro Set '
+            'Acceleration, dynamixel Profile Acceleration; ssc32u has none); 0 for none.',
+            bounds=(0.0, 100000.0)),
+    )

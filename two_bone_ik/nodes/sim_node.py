@@ -36,6 +36,7 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.params_file import parameters_for_node
 from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
+from two_bone_ik.nodes.command_warnings import warn_about_command
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
@@ -180,19 +181,8 @@ class SimNode(SchemaNode):
     def _on_command(self, msg: JointState) -> None:
         self._catch_up()  # the old targets hold until now
         match = match_command(msg.name, msg.position, self._geometry.joint_names)
-        if match.unknown:
-            self.get_logger().warning(
-                f"joint_commands: ignoring unknown joint(s) {', '.join(match.unknown)} "
-                f"(this arm has {', '.join(self._geometry.joint_names)})",
-                throttle_duration_sec=WARNING_THROTTLE)
-        if match.invalid:
-            self.get_logger().warning(
-                'joint_commands: ignoring NaN, infinite or missing position for '
-                f"{', '.join(match.invalid)}", throttle_duration_sec=WARNING_THROTTLE)
-        if not msg.name and len(msg.position):
-            self.get_logger().warning(
-                'joint_commands: ignoring a command without joint names (joints are matched '
-                'by name)', throttle_duration_sec=WARNING_THROTTLE)
+        warn_about_command(self.get_logger(), match, msg, self._geometry.joint_names,
+                           WARNING_THROTTLE)
         self._sim.set_targets(match.targets)
 
     @property

@@ -1,0 +1,543 @@
+"""Serial servo controllers emulated byte for byte on pseudo-terminals, for the driver's tests.
+
+Each emulator serves one pseudo-terminal (``os.openpty``, slave in raw mode) through a stable
+symlink, the way udev's ``/dev/serial/by-id`` links name a USB adapter, so the driver opens a
+real device path with pyserial (and dynamixel-sdk) and talks to it as to the hardware. Written
+from the vendors' published documentation, not from the driver:
+
+- :class:`MaestroEmulator`: Pololu Maestro user's guide, "Serial Servo Commands", compact
+  protocol (Set Target, Set Speed, Set Acceleration, Get Position, Get Errors), with its
+  serial protocol error bit for a malformed command;
+- :class:`Ssc32uEmulator`: Lynxmotion SSC-32U user guide (group moves ``#<ch>P<pw>S<spd>...
+  T<time><cr>``, ``#<ch>L``, ``QP<ch><cr>`` answered with one byte, the pulse width / 10);
+- :class:`DynamixelEmulator`: ROBOTIS e-manual, Protocol 2.0 (header, CRC-16, byte stuffing
+  both ways, status packets and their error byte) and the X-series control table (Operating
+  Mode, position limits, Torque Enable, Hardware Error Status, profiles, goal and present
+  position) for Ping, Read, Write, Sync Read and Sync Write.
+
+What an emulator cannot show: timing on a real wire (a pty moves bytes at once, whatever the
+baud rate), a servo's motion, electrical faults. Test hooks: :attr:`PtyDevice.answering`
+(False: read everything, answer nothing), :meth:`PtyDevice.garble_next` (replace the next
+reply), :meth:`PtyDevice.unplug` / :meth:`PtyDevice.replug` (close the pty / serve a new one
+under the same path).
+"""
+
+import os
+from pathlib import Path
+import queue
+import re
+import select
+import threading
+import time
+import tty
+from typing import Callable, Dict, List, Optional, Tuple
+
+
+class PtyDevice:
+    """A device on a pseudo-terminal reached through ``path`` (a symlink to the slave).
+
+    Subclasses implement :meth:`feed`: bytes in, reply bytes out. Use as a context manager.
+    """
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.received = bytearray()  # every byte the driver sent, in order
+        self.answering = True
+        self._garble: List[Callable[[bytes], bytes]] = []
+        self._lock = threading.RLock()
+        self._tasks: 'queue.Queue' = queue.Queue()
+        self._stop = threading.Event()
+        self._master = self._slave = None
+        self.chunk_time = 0.0
+        self._serve()
+        self._thread = threading.Thread(target=self._run, name=type(self).__name__, daemon=True)
+        self._thread.start()
+
+    # -- the pty ------------------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no line discipline: bytes pass as they are
+        if self.path.is_symlink() or self.path.exists():
+            self.path.unlink()
+        self.path.symlink_to(os.ttyname(self._slave))
+
+    def _close_pty(self) -> None:
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self._master = self._slave = None
+        if self.path.is_symlink():
+            self.path.unlink()
+
+    def _in_thread(self, task: Callable[[], None]) -> None:
+        """Run ``task`` in the device's thread (which owns the fds) and wait for it."""
+        done = threading.Event()
+        self._tasks.put((task, done))
+        if not done.wait(10.0):
+            raise AssertionError(f'{type(self).__name__}: its thread did not run a task')
+
+    def unplug(self) -> None:
+        """Close the pty (the driver's reads and writes now fail) and remove the path."""
+        self._in_thread(self._close_pty)
+
+    def replug(self) -> None:
+        """Serve a new pty under the same path, the device state kept (as after a USB replug)."""
+        self._in_thread(self._serve)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            while not self._tasks.empty():
+                task, done = self._tasks.get()
+                task()
+                done.set()
+            master = self._master
+            if master is None:
+                time.sleep(0.005)
+                continue
+            ready, _, _ = select.select([master], [], [], 0.005)
+            if not ready:
+                continue
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                continue
+            self.chunk_time = time.monotonic()  # when the bytes being fed arrived
+            with self._lock:
+                self.received += data
+                reply = self.feed(data)
+                if reply and self.answering and self._garble:
+                    reply = self._garble.pop(0)(reply)
+            if reply and self.answering:
+                os.write(master, reply)
+
+    def close(self) -> None:
+        """Stop the thread and close the pty."""
+        self._stop.set()
+        self._thread.join(5.0)
+        self._close_pty()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- for tests ----------------------------------------------------------------------------
+
+    def garble_next(self, change: Callable[[bytes], bytes]) -> None:
+        """Send ``change(reply)`` instead of the next reply."""
+        with self._lock:
+            self._garble.append(change)
+
+    def take_received(self) -> bytes:
+        """Return the bytes received so far and forget them."""
+        with self._lock:
+            data = bytes(self.received)
+            self.received.clear()
+            return data
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0,
+                 what: str = 'condition'):
+        """Poll ``predicate`` (under the device lock) until it holds; AssertionError if not."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f'{type(self).__name__}: timed out waiting for {what}')
+            time.sleep(0.005)
+
+    def feed(self, data: bytes) -> bytes:
+        raise NotImplementedError
+
+
+class MaestroEmulator(PtyDevice):
+    """A Pololu Maestro on its command port, compact protocol (CRC disabled).
+
+    Attributes
+    ----------
+    targets : dict
+        ``{channel: target in quarter-µs}``; 0 (no pulses) for channels never set.
+    speeds, accelerations : dict
+        The Set Speed / Set Acceleration values received.
+    commands : list of tuple
+        Every command decoded, e.g. ``('target', 0, 6000)``, ``('position', 0)``, ``('errors',)``.
+    error_bits : int
+        Pending error bits; Get Errors returns and clears them.
+    """
+
+    #: Command byte -> (name, data bytes that follow).
+    COMMANDS = {0x84: ('target', 3), 0x87: ('speed', 3), 0x89: ('acceleration', 3),
+                0x90: ('position', 1), 0xA1: ('errors', 0)}
+    PROTOCOL_ERROR = 1 << 4
+
+    def __init__(self, path, channels: int = 6, targets: Optional[Dict[int, int]] = None):
+        self.channels = channels
+        self.targets = dict.fromkeys(range(channels), 0)
+        self.targets.update(targets or {})
+        self.speeds: Dict[int, int] = {}
+        self.accelerations: Dict[int, int] = {}
+        self.commands: List[tuple] = []
+        self.error_bits = 0
+        self._pending = bytearray()
+        super().__init__(path)
+
+    def feed(self, data: bytes) -> bytes:
+        reply = bytearray()
+        for byte in data:
+            if byte & 0x80:
+                if self._pending:  # a command byte before the last command had all its data
+                    self.error_bits |= self.PROTOCOL_ERROR
+                self._pending = bytearray((byte,))
+                if byte not in self.COMMANDS:
+                    self.error_bits |= self.PROTOCOL_ERROR
+                    self._pending.clear()
+                    continue
+            elif not self._pending:
+                self.error_bits |= self.PROTOCOL_ERROR  # a data byte without a command
+                continue
+            else:
+                self._pending.append(byte)
+            name, count = self.COMMANDS[self._pending[0]]
+            if len(self._pending) == count + 1:
+                reply += self._execute(name, bytes(self._pending[1:]))
+                self._pending.clear()
+        return bytes(reply)
+
+    def _execute(self, name: str, data: bytes) -> bytes:
+        if name == 'errors':
+            self.commands.append(('errors',))
+            bits, self.error_bits = self.error_bits, 0
+            return bytes((bits & 0xFF, bits >> 8))
+        channel = data[0]
+        if channel >= self.channels:
+            self.error_bits |= self.PROTOCOL_ERROR
+            return b''
+        if name == 'position':
+            self.commands.append(('position', channel))
+            value = self.targets[channel]
+            return bytes((value & 0xFF, value >> 8))
+        value = data[1] | (data[2] << 7)
+        self.commands.append((name, channel, value))
+        if name == 'target':
+            self.targets[channel] = value
+        elif name == 'speed':
+            self.speeds[channel] = value
+        else:
+            self.accelerations[channel] = value
+        return b''
+
+
+class Ssc32uEmulator(PtyDevice):
+    """A Lynxmotion SSC-32U: ASCII commands ending in a carriage return.
+
+    Attributes
+    ----------
+    pulses : dict
+        ``{channel: pulse width in µs}`` the board puts out; 0 (none) until a channel is moved.
+    lines : list of str
+        Every command line received (without the carriage return).
+    moves : list of tuple
+        Each group move decoded: ``({channel: (pw, speed or None)}, time in ms or None)``.
+    """
+
+    _MOVE = re.compile(r'#(\d+)P(\d+)(?:S(\d+))?')
+
+    def __init__(self, path, pulses: Optional[Dict[int, int]] = None):
+        self.pulses = dict.fromkeys(range(32), 0)
+        self.pulses.update(pulses or {})
+        self.lines: List[str] = []
+        self.moves: List[tuple] = []
+        self._line = bytearray()
+        super().__init__(path)
+
+    def feed(self, data: bytes) -> bytes:
+        reply = bytearray()
+        for byte in data:
+            if byte != 0x0D:
+                self._line.append(byte)
+                continue
+            # Spaces, tabs and line feeds are ignored; commands are not case sensitive.
+            line = re.sub(r'[ \t\n]', '', self._line.decode('ascii', 'replace')).upper()
+            self._line.clear()
+            self.lines.append(line)
+            reply += self._execute(line)
+        return bytes(reply)
+
+    def _execute(self, line: str) -> bytes:
+        if line.startswith('QP'):
+            channels = [int(c) for c in re.findall(r'QP(\d+)', line)]
+            return bytes(self.pulses.get(c, 0) // 10 for c in channels)
+        if re.fullmatch(r'(#\d+[LH])+', line):
+            for channel in re.findall(r'#(\d+)L', line):
+                self.pulses[int(channel)] = 0
+            return b''
+        time_match = re.search(r'T(\d+)$', line)
+        body = line[:time_match.start()] if time_match else line
+        servos = {}
+        position = 0
+        for match in self._MOVE.finditer(body):
+            if match.start() != position:
+                return b''  # not a well-formed group move: ignored
+            position = match.end()
+            speed = int(match.group(3)) if match.group(3) else None
+            servos[int(match.group(1))] = (int(match.group(2)), speed)
+        if position != len(body) or not servos:
+            return b''
+        self.moves.append((servos, int(time_match.group(1)) if time_match else None))
+        for channel, (pulse, _) in servos.items():
+            self.pulses[channel] = pulse
+        return b''
+
+
+def _crc16_table() -> List[int]:
+    # CRC-16 as the Protocol 2.0 page gives it: polynomial x^16 + x^15 + x^2 + 1 (0x8005),
+    # initial value 0, no reflection; table-driven here.
+    table = []
+    for index in range(256):
+        value = index << 8
+        for _ in range(8):
+            value = (value << 1) ^ (0x8005 if value & 0x8000 else 0)
+        table.append(value & 0xFFFF)
+    return table
+
+
+_CRC_TABLE = _crc16_table()
+
+
+def dynamixel_crc(data) -> int:
+    """CRC-16 of Protocol 2.0 over ``data``."""
+    crc = 0
+    for byte in data:
+        crc = ((crc << 8) ^ _CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]) & 0xFFFF
+    return crc
+
+
+HEADER = b'\xff\xff\xfd'
+
+
+def add_stuffing(body: bytes) -> bytes:
+    """Stuff an instruction-to-parameters field: ``FF FF FD`` -> ``FF FF FD FD``."""
+    out = bytearray()
+    for byte in body:
+        out.append(byte)
+        if out.endswith(HEADER):
+            out.append(0xFD)
+    return bytes(out)
+
+
+def remove_stuffing(body: bytes) -> bytes:
+    """Undo :func:`add_stuffing`."""
+    return body.replace(HEADER + b'\xfd', HEADER)
+
+
+def dynamixel_packet(dxl_id: int, instruction: int, parameters: bytes = b'') -> bytes:
+    """Build a Protocol 2.0 packet: header, ID, length, stuffed body, CRC over all of it."""
+    body = add_stuffing(bytes((instruction,)) + bytes(parameters))
+    length = len(body) + 2
+    packet = HEADER + bytes((0x00, dxl_id, length & 0xFF, length >> 8)) + body
+    crc = dynamixel_crc(packet)
+    return packet + bytes((crc & 0xFF, crc >> 8))
+
+
+class DynamixelEmulator(PtyDevice):
+    """X-series Dynamixels (e.g. XL430-W250) sharing one Protocol 2.0 bus.
+
+    Parameters
+    ----------
+    path
+        Where the pty is served.
+    positions : dict
+        ``{ID: Present Position in ticks}``; each ID is one servo on the bus.
+    mode : int
+        Operating Mode of every servo (3 position, 4 extended position, 1 velocity...).
+
+    Attributes
+    ----------
+    packets : list of tuple
+        ``(ID, instruction, unstuffed parameters)`` of every instruction packet accepted.
+    dropped : int
+        Packets dropped: bad CRC, or a header inside a packet (an unstuffed ``FF FF FD``).
+    """
+
+    MODEL_NUMBER = 1060  # XL430-W250
+    BROADCAST = 0xFE
+    STATUS = 0x55
+    # (address, size) of the control table entries the emulator keeps.
+    ENTRIES = {'model': (0, 2), 'mode': (11, 1), 'max_limit': (48, 4), 'min_limit': (52, 4),
+               'torque': (64, 1), 'hardware_error': (70, 1), 'profile_acceleration': (108, 4),
+               'profile_velocity': (112, 4), 'goal': (116, 4), 'present': (132, 4)}
+    RESULT_FAIL, INSTRUCTION_ERROR, CRC_ERROR = 1, 2, 3
+    DATA_LIMIT_ERROR, ACCESS_ERROR = 6, 7
+    ALERT = 0x80
+
+    def __init__(self, path, positions: Dict[int, int], mode: int = 3):
+        self.tables = {}
+        for dxl_id, position in positions.items():
+            table = bytearray(148)
+            self.tables[dxl_id] = table
+            self._set(dxl_id, 'model', self.MODEL_NUMBER)
+            self._set(dxl_id, 'mode', mode)
+            self._set(dxl_id, 'max_limit', 4095)
+            self._set(dxl_id, 'min_limit', 0)
+            self._set(dxl_id, 'present', position)
+            self._set(dxl_id, 'goal', position)
+        self.packets: List[Tuple[int, int, bytes]] = []
+        self.dropped = 0
+        self.next_error = 0  # test hook: an error number for the next status packet
+        self._buffer = bytearray()
+        super().__init__(path)
+
+    # -- control table ------------------------------------------------------------------------
+
+    def _set(self, dxl_id: int, entry: str, value: int) -> None:
+        address, size = self.ENTRIES[entry]
+        self.tables[dxl_id][address:address + size] = (value & (1 << 8 * size) - 1).to_bytes(
+            size, 'little')
+
+    def get(self, dxl_id: int, entry: str) -> int:
+        """Return a control table entry of one servo (signed for 4-byte entries)."""
+        address, size = self.ENTRIES[entry]
+        return int.from_bytes(self.tables[dxl_id][address:address + size], 'little',
+                              signed=size == 4)
+
+    def put(self, dxl_id: int, entry: str, value: int) -> None:
+        """Set a control table entry (test hook: a hardware error, a moved servo...)."""
+        with self._lock:
+            self._set(dxl_id, entry, value)
+
+    # -- packets ------------------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> bytes:
+        self._buffer += data
+        reply = bytearray()
+        while True:
+            start = self._buffer.find(HEADER + b'\x00')
+            if start < 0:
+                del self._buffer[:max(0, len(self._buffer) - 3)]
+                return bytes(reply)
+            del self._buffer[:start]
+            if len(self._buffer) < 7:
+                return bytes(reply)
+            length = self._buffer[5] | self._buffer[6] << 8
+            if len(self._buffer) < 7 + length:
+                return bytes(reply)
+            packet = bytes(self._buffer[:7 + length])
+            body = packet[7:-2]
+            inner = re.search(b'\xff\xff\xfd[^\xfd]', body)
+            if inner is not None and length >= 3:
+                # The header pattern unstuffed inside a packet: a new packet starts there.
+                self.dropped += 1
+                del self._buffer[:7 + inner.start()]
+                continue
+            del self._buffer[:7 + length]
+            reply += self._handle(packet)
+
+    def _status(self, dxl_id: int, error: int = 0, parameters: bytes = b'') -> bytes:
+        error, self.next_error = error or self.next_error, 0
+        if self.get(dxl_id, 'hardware_error'):
+            error |= self.ALERT
+        return dynamixel_packet(dxl_id, self.STATUS, bytes((error,)) + parameters)
+
+    def _handle(self, packet: bytes) -> bytes:
+        dxl_id = packet[4]
+        if dynamixel_crc(packet[:-2]) != (packet[-2] | packet[-1] << 8):
+            self.dropped += 1
+            # A servo addressed directly says so; a broadcast gets no answer.
+            return self._status(dxl_id, self.CRC_ERROR) if dxl_id in self.tables else b''
+        body = remove_stuffing(packet[7:-2])
+        instruction, parameters = body[0], body[1:]
+        self.packets.append((dxl_id, instruction, parameters))
+        if instruction == 0x82:
+            return self._sync_read(parameters)
+        if instruction == 0x83:
+            self._sync_write(parameters)
+            return b''
+        if dxl_id not in self.tables:
+            return b''
+        if instruction == 0x01:
+            return self._status(dxl_id, 0, bytes((self.MODEL_NUMBER & 0xFF,
+                                                  self.MODEL_NUMBER >> 8, 46)))
+        if instruction == 0x02 and len(parameters) == 4:
+            address = parameters[0] | parameters[1] << 8
+            size = parameters[2] | parameters[3] << 8
+            return self._status(dxl_id, 0, bytes(self.tables[dxl_id][address:address + size]))
+        if instruction == 0x03 and len(parameters) >= 3:
+            address = parameters[0] | parameters[1] << 8
+            return self._status(dxl_id, self._write(dxl_id, address, parameters[2:]))
+        return self._status(dxl_id, self.INSTRUCTION_ERROR)
+
+    def _write(self, dxl_id: int, address: int, data: bytes) -> int:
+        """Write ``data`` at ``address``; return the error number (0 if written)."""
+        torque = self.get(dxl_id, 'torque')
+        if torque and address < self.ENTRIES['torque'][0]:
+            return self.ACCESS_ERROR  # EEPROM is locked while torque is on
+        if address == self.ENTRIES['goal'][0] and len(data) == 4:
+            goal = int.from_bytes(data, 'little', signed=True)
+            if self.get(dxl_id, 'mode') == 3:
+                low, high = self.get(dxl_id, 'min_limit'), self.get(dxl_id, 'max_limit')
+            else:
+                low, high = -1048575, 1048575
+            if not low <= goal <= high:
+                return self.DATA_LIMIT_ERROR
+            self.tables[dxl_id][address:address + 4] = data
+            if torque:
+                self._set(dxl_id, 'present', goal)  # an ideal servo: there at once
+            return 0
+        self.tables[dxl_id][address:address + len(data)] = data
+        return 0
+
+    def _sync_read(self, parameters: bytes) -> bytes:
+        address = parameters[0] | parameters[1] << 8
+        size = parameters[2] | parameters[3] << 8
+        reply = bytearray()
+        for dxl_id in parameters[4:]:
+            if dxl_id in self.tables:
+                reply += self._status(dxl_id, 0,
+                                      bytes(self.tables[dxl_id][address:address + size]))
+        return bytes(reply)
+
+    def _sync_write(self, parameters: bytes) -> None:
+        address = parameters[0] | parameters[1] << 8
+        size = parameters[2] | parameters[3] << 8
+        data = parameters[4:]
+        for offset in range(0, len(data) - size, size + 1):
+            dxl_id = data[offset]
+            if dxl_id in self.tables:
+                self._write(dxl_id, address, data[offset + 1:offset + 1 + size])
+
+    def instructions(self, instruction: int) -> List[Tuple[int, bytes]]:
+        """``(ID, parameters)`` of every packet received with ``instruction``."""
+        with self._lock:
+            return [(i, p) for i, ins, p in self.packets if ins == instruction]
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand (for the link's reconnect schedule)."""
+
+    def __init__(self, now: float = 100.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def open_link(protocol: str, path, values: Dict[str, object], joints=('shoulder', 'elbow'),
+              reconnect_period: float = 1.0, clock: Optional[FakeClock] = None, **extra):
+    """Return a started :class:`ServoLink` for ``protocol`` on ``path``, and its clock.
+
+    ``values`` holds the servo parameters, keyed ``servos.<joint>.*``.
+    """
+    from two_bone_ik.servo.servo_link import controller_class, servo_settings, ServoLink
+    cls = controller_class(protocol)
+    servos = servo_settings(cls, list(joints), values)
+    clock = clock or FakeClock()
+    link = ServoLink(cls(str(path), 0, servos, **extra), reconnect_period, clock)
+    link.start()
+    return link, clock

@@ -1,0 +1,39 @@
+"""Throttled warnings about the parts of a ``joint_commands`` message a node ignores.
+
+Shared by the nodes that take ``sensor_msgs/JointState`` commands (the simulated arm, the servo
+driver), so both word and throttle them alike: one line per kind of problem at most every
+``throttle`` seconds (rclpy throttles per call site, so each kind has its own window).
+"""
+
+from typing import Sequence
+
+from two_bone_ik.arm.joint_commands import CommandMatch
+
+
+def warn_about_command(logger, match: CommandMatch, msg, joint_names: Sequence[str],
+                       throttle: float) -> None:
+    """Log what :func:`~two_bone_ik.arm.joint_commands.match_command` found wrong in ``msg``.
+
+    Parameters
+    ----------
+    logger : rclpy logger
+    match : CommandMatch
+        The match of ``msg`` to ``joint_names``.
+    msg : sensor_msgs.msg.JointState
+    joint_names : sequence of str
+        The node's joints.
+    throttle : float
+        Minimum seconds between two lines of the same kind.
+    """
+    if match.unknown:
+        logger.warning(
+            f"joint_commands: ignoring unknown joint(s) {', '.join(match.unknown)} "
+            f"(this arm has {', '.join(joint_names)})", throttle_duration_sec=throttle)
+    if match.invalid:
+        logger.warning(
+            'joint_commands: ignoring NaN, infinite or missing position for '
+            f"{', '.join(match.invalid)}", throttle_duration_sec=throttle)
+    if not msg.name and len(msg.position):
+        logger.warning(
+            'joint_commands: ignoring a command without joint names (joints are matched '
+            'by name)', throttle_duration_sec=throttle)

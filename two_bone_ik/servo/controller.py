@@ -1,0 +1,285 @@
+"""What every serial servo protocol module provides, and the errors its link can raise (ROS-free).
+
+A protocol module (:mod:`~two_bone_ik.servo.maestro`, :mod:`~two_bone_ik.servo.ssc32u`,
+:mod:`~two_bone_ik.servo.dynamixel`) subclasses :class:`Controller`: it opens the port, reads
+where the servos are, sends targets in device steps and reads them back, and releases the port.
+:class:`~two_bone_ik.servo.servo_link.ServoLink` drives it: calibration, reconnecting, counting.
+
+Errors:
+
+- :class:`PortMissingError` (a :class:`ConfigError`): the device path does not exist when the
+  node starts; the node exits with code 2 naming the port.
+- :class:`LinkError` and its subclasses: the link failed (the port vanished, no reply within
+  the timeout, a garbled or short reply, a reply reporting a failed command); the link is closed
+  and reopened later.
+- A device's own error report that leaves the link usable (Maestro error bits, a Dynamixel
+  hardware alert) comes back in :attr:`Reading.errors` instead.
+"""
+
+import os
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from two_bone_ik.config_error import ConfigError
+from two_bone_ik.servo.calibration import Calibration
+
+
+class PortMissingError(ConfigError):
+    """The serial device path does not exist; the message names it."""
+
+
+class LinkError(Exception):
+    """The serial link failed; the message says how (it goes to diagnostics)."""
+
+
+class ReplyTimeout(LinkError):
+    """The device did not answer in full within the read timeout."""
+
+
+class GarbledReply(LinkError):
+    """The device answered with bytes that cannot be its reply (checksum, length, range)."""
+
+
+class DeviceRefused(LinkError):
+    """The device answered that it could not carry out a command."""
+
+
+class ServoSettings(NamedTuple):
+    """One servo as a controller sees it.
+
+    Attributes
+    ----------
+    joint : str
+        Joint name (for messages).
+    channel : int
+        Servo channel; the motor ID for Dynamixel.
+    calibration : Calibration
+        Angle <-> device-step map and output limits.
+    max_velocity : float
+        Joint speed limit the controller enforces, rad/s; 0 for none.
+    max_acceleration : float
+        Joint acceleration limit the controller enforces, rad/s^2; 0 for none.
+    """
+
+    joint: str
+    channel: int
+    calibration: Calibration
+    max_velocity: float = 0.0
+    max_acceleration: float = 0.0
+
+
+class Reading(NamedTuple):
+    """What one read of the device gave.
+
+    Attributes
+    ----------
+    steps : dict
+        ``{channel: device steps}`` of the servos whose position is known; a servo the
+        controller sends no pulse to (or cannot report) is absent.
+    errors : tuple of str
+        Error reports of the device that leave the link usable (each one line).
+    """
+
+    steps: Dict[int, int]
+    errors: Tuple[str, ...] = ()
+
+
+class Controller:
+    """Base of the protocol modules: one serial servo controller on one port.
+
+    Subclasses set the class attributes and implement :meth:`_open`, :meth:`setup`,
+    :meth:`write`, :meth:`read`, :meth:`release` and :meth:`_close`.
+
+    Parameters
+    ----------
+    port : str
+        Device path, e.g. ``/dev/ttyACM0``.
+    baud_rate : int
+        Baud rate; 0 for the controller's factory default (:attr:`DEFAULT_BAUD_RATE`).
+    servos : sequence of ServoSettings
+    """
+
+    #: Name of the protocol (the ``protocol`` parameter).
+    PROTOCOL = ''
+    #: The controller's factory-default baud rate.
+    DEFAULT_BAUD_RATE = 9600
+    #: One device step in device units (µs or ticks).
+    RESOLUTION = 1.0
+    #: Device outputs the controller takes (device units).
+    DEVICE_RANGE = (0.0, 0.0)
+    #: Channels (or IDs) the controller has.
+    CHANNELS = (0, 0)
+    #: What the device units are, for messages.
+    UNITS = 'µs'
+
+    def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
+        self.port = port
+        self.baud_rate = int(baud_rate) or self.DEFAULT_BAUD_RATE
+        self.servos = tuple(servos)
+        self.is_open = False
+
+    # -- lifetime -----------------------------------------------------------------------------
+
+    def open_port(self) -> None:
+        """Open the port.
+
+        Raises
+        ------
+        PortMissingError
+            If the device path does not exist.
+        LinkError
+            If it exists but cannot be opened.
+        """
+        if not os.path.exists(self.port):
+            raise PortMissingError(f'port: {self.port} does not exist (is the controller '
+                                   'plugged in, and is this its device path?)')
+        self._open()
+        self.is_open = True
+
+    def close_port(self) -> None:
+        """Close the port (never raises)."""
+        if self.is_open:
+            self.is_open = False
+            try:
+                self._close()
+            except Exception:  # noqa: B902 - closing a vanished port may fail any way
+                pass
+
+    # -- what a protocol implements -----------------------------------------------------------
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    def setup(self) -> Reading:
+        """Prepare the servos after opening and return where they are; move none of them."""
+        raise NotImplementedError
+
+    def write(self, steps: Dict[int, int]) -> None:
+        """Send targets ``{channel: device steps}`` so that they start together."""
+        raise NotImplementedError
+
+    def read(self) -> Reading:
+        """Read the servos' positions (and the device's error reports)."""
+        raise NotImplementedError
+
+    def release(self, torque_off: bool) -> None:
+        """Before closing on exit: stop driving the servos if ``torque_off``, else leave them."""
+        raise NotImplementedError
+
+
+def reply_timeout(reply_bytes: int, sent_bytes: int, baud_rate: int) -> float:
+    """Seconds to wait for a reply: wire time of both ways (10 bits a byte) plus 50 ms.
+
+    The margin covers USB-serial latency timers (16 ms on FTDI chips) and the device's own
+    response delay (up to 5 ms on the SSC-32U).
+    """
+    return 0.05 + 10.0 * (reply_bytes + sent_bytes) / baud_rate
+
+
+def check_channels(servos: Sequence[ServoSettings], low: int, high: int,
+                   what: str = 'channel') -> List[str]:
+    """Return a problem per servo whose channel is outside ``low``..``high`` or repeated."""
+    problems = []
+    seen = {}
+    for servo in servos:
+        if not low <= servo.channel <= high:
+            problems.append(f'servos.{servo.joint}.channel: expected a {what} from {low} to '
+                            f'{high}, got {servo.channel}')
+        elif servo.channel in seen:
+            problems.append(f'servos.{servo.joint}.channel: {servo.channel} is also the '
+                            f'{what} of {seen[servo.channel]}')
+        seen.setdefault(servo.channel, servo.joint)
+    return problems
+
+
+def limited_units(value: float, largest: int) -> int:
+    """Round a positive limit to device units: 0 stays 0 (no limit); else 1 to ``largest``."""
+    if value <= 0.0:
+        return 0
+    return int(min(max(round(value), 1), largest))
+
+
+def serial_errors() -> Tuple[type, ...]:
+    """Exception types that mean the serial port failed (pyserial's, the OS's, termios')."""
+    import termios
+
+    import serial
+    return (serial.SerialException, OSError, termios.error)
+
+
+def open_serial(port: str, baud_rate: int, timeout: Optional[float]):
+    """Open ``port`` with pyserial: 8N1, no flow control, ``timeout`` s per read.
+
+    Raises
+    ------
+    LinkError
+        If pyserial cannot open it.
+    """
+    import serial
+    try:
+        return serial.Serial(port=port, baudrate=baud_rate, timeout=timeout,
+                             write_timeout=1.0, exclusive=True)
+    except serial_errors() as error:
+        raise LinkError(f'cannot open {port}: {error}') from None
+
+
+class PySerialController(Controller):
+    """A controller spoken to through a pyserial port: request, then a reply of known length.
+
+    Subclasses set ``self.reply_wait`` (seconds a read may wait) before the port is opened and
+    :attr:`DEVICE` (the device's name in messages).
+    """
+
+    #: The device's name in messages.
+    DEVICE = 'the controller'
+
+    def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
+        super().__init__(port, baud_rate, servos)
+        self.reply_wait = 0.05
+        self._serial = None
+
+    def _open(self) -> None:
+        self._serial = open_serial(self.port, self.baud_rate, self.reply_wait)
+
+    def _close(self) -> None:
+        self._serial.close()
+
+    def send(self, data: bytes) -> None:
+        """Write ``data`` (LinkError if the port fails)."""
+        try:
+            self._serial.write(data)
+        except serial_errors() as error:
+            raise LinkError(f'{self.port}: {error}') from None
+
+    def exchange(self, request: bytes, reply_length: int) -> bytes:
+        """Send ``request`` and return the ``reply_length`` bytes of the reply.
+
+        Bytes waiting before the request can only be a garbled or repeated earlier reply: they
+        are discarded and reported.
+
+        Raises
+        ------
+        GarbledReply
+            If bytes were waiting before the request.
+        ReplyTimeout
+            If fewer than ``reply_length`` bytes came within :attr:`reply_wait`.
+        LinkError
+            If the port fails.
+        """
+        port = self._serial
+        try:
+            stray = port.in_waiting
+            port.reset_input_buffer()
+            if stray:
+                raise GarbledReply(f'{stray} unexpected byte(s) from {self.DEVICE} before a '
+                                   'request (a garbled or repeated reply)')
+            port.write(request)
+            reply = port.read(reply_length)
+        except serial_errors() as error:
+            raise LinkError(f'{self.port}: {error}') from None
+        if len(reply) < reply_length:
+            raise ReplyTimeout(f'{self.DEVICE} sent {len(reply)} of {reply_length} reply bytes '
+                               f'within {self.reply_wait * 1000:.0f} ms')
+        return reply
