@@ -1,0 +1,256 @@
+"""The IK node's outputs and planned motion over DDS: controllers' topics, streaming, ~/stop.
+
+Checks what a ros2_control controller would get: Float64MultiArray commands (never NaN, the
+right length, inside the limits) and JointTrajectory messages valid by every rule of
+joint_trajectory_controller (start now, every joint named, strictly increasing times, lengths,
+zero final velocities), and that the stream is the plan sampled at the command rate in plan
+time: the same values the trajectory carries.
+"""
+
+import math
+
+from builtin_interfaces.msg import Time
+from diagnostic_msgs.msg import DiagnosticStatus
+from geometry_msgs.msg import PoseStamped
+from ik_client import LATCHED, pose, values
+import numpy as np
+import pytest
+from rclpy.qos import qos_profile_sensor_data
+from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, write_params
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool, Float64MultiArray
+from std_srvs.srv import Trigger
+from trajectory_msgs.msg import JointTrajectory
+
+from two_bone_ik.solver import forward
+
+NAMES = ['shoulder_joint', 'elbow_joint']
+LINKS = (0.30, 0.25)
+LOWER, UPPER = [-2.5, -2.8], [2.5, 2.8]
+VELOCITY, ACCELERATION, JERK = [1.5, 2.0], [6.0, 8.0], [60.0, 80.0]
+RATE = 100.0
+
+
+def seconds(duration):
+    return duration.sec + duration.nanosec * 1e-9
+
+
+def check_trajectory(msg, rate=RATE):
+    """Check one JointTrajectory by joint_trajectory_controller's rules (Jazzy)."""
+    assert msg.header.stamp == Time()  # zero: start now
+    assert list(msg.joint_names) == NAMES
+    times = [seconds(p.time_from_start) for p in msg.points]
+    assert times[0] >= 1.0 / rate - 1e-9
+    assert all(b > a for a, b in zip(times, times[1:]))
+    for point in msg.points:
+        for field in (point.positions, point.velocities, point.accelerations):
+            assert len(field) == 2 and all(math.isfinite(v) for v in field)
+        assert all(lo <= q <= hi for q, lo, hi in zip(point.positions, LOWER, UPPER))
+        assert all(abs(v) <= limit * (1 + 1e-6) for v, limit in zip(point.velocities, VELOCITY))
+    assert list(msg.points[-1].velocities) == [0.0, 0.0]
+    return times
+
+
+class Motion:
+    """Probe-side endpoints of a node whose outputs are a position and a trajectory controller."""
+
+    def __init__(self, probe, process, ns):
+        self.probe, self.process, self.ns = probe, process, ns
+        self.target = probe.publisher(PoseStamped, f'{ns}/target_pose')
+        self.commands = probe.collect(Float64MultiArray, f'{ns}/fpc/commands')
+        self.trajectories = probe.collect(JointTrajectory, f'{ns}/jtc/joint_trajectory')
+        self.statuses = probe.collect(DiagnosticStatus, f'{ns}/ik_status')
+        self.reachable = probe.collect(Bool, f'{ns}/reachable', LATCHED)
+        self.joint_commands = probe.collect(JointState, f'{ns}/joint_commands')
+        self.states = probe.publisher(JointState, f'{ns}/joint_states', qos_profile_sensor_data)
+        probe.wait_for_subscribers(self.target)
+        for collector in (self.commands, self.trajectories, self.statuses):
+            probe.wait_for_publishers(collector)
+
+    def send(self, x, y):
+        """Send a target; return (its status values, its trajectory, the commands streamed)."""
+        starts = len(self.statuses), len(self.trajectories), len(self.commands)
+        self.target.publish(pose(x, y))
+        status = self.statuses.wait_for(lambda s: True, start=starts[0])
+        trajectory = self.trajectories.wait_for(lambda t: True, start=starts[1])
+        expected = len(trajectory.points)
+        self.commands.wait_for_count(starts[2] + expected)
+        return values(status), trajectory, self.commands.messages[starts[2]:]
+
+    def settle(self):
+        """Wait until the stream has ended (the last command is the last trajectory point)."""
+        last = self.trajectories.last.points[-1].positions
+        self.commands.wait_for(lambda m: list(m.data) == list(last))
+
+
+def motion_params(**extra):
+    return {'joint_lower_limits': LOWER, 'joint_upper_limits': UPPER,
+            'publish_joint_commands': False, 'position_controller': 'fpc',
+            'trajectory_controller': 'jtc', 'max_joint_velocity': VELOCITY,
+            'max_joint_acceleration': ACCELERATION, 'max_joint_jerk': JERK,
+            'command_rate': RATE, **extra}
+
+
+@pytest.fixture(scope='module')
+def domain():
+    return isolate_ros_domain()
+
+
+@pytest.fixture(scope='module')
+def probe(domain):
+    with RosProbe(domain, 'motion_probe') as probe:
+        yield probe
+
+
+@pytest.fixture(scope='module')
+def motion(domain, probe, tmp_path_factory):
+    log_dir = tmp_path_factory.mktemp('motion')
+    params = write_params(log_dir / 'motion.yaml', motion_params(
+        initial_positions=[0.2, -0.4]))
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/motion'],
+                     domain_id=domain, log_dir=log_dir, name='motion') as process:
+        motion = Motion(probe, process, '/motion')
+        # The first exchange is retried until every output has matched us.
+        start = len(motion.trajectories)
+        probe.publish_until(motion.target, pose(0.3, 0.3),
+                            lambda: len(motion.trajectories) > start, what='a first answer')
+        motion.settle()
+        yield motion
+        assert process.returncode is None, process.output()
+
+
+def test_stream_is_the_plan_sampled_at_the_command_rate(motion):
+    status, trajectory, commands = motion.send(-0.1, 0.45)
+    assert status['status'] == 'REACHED' and status['moving'] == 'true'
+    duration = float(status['motion_remaining'])
+    times = check_trajectory(trajectory)
+    # One command per period of plan time, and they are the trajectory's points: the same
+    # samples of the same plan.
+    assert len(commands) == len(trajectory.points) == math.ceil(duration * RATE - 1e-9)
+    assert times[-1] == pytest.approx(duration, abs=1e-6)  # the status rounds to 1 us
+    for command, point in zip(commands, trajectory.points):
+        assert len(command.data) == 2
+        np.testing.assert_allclose(command.data, point.positions, rtol=0, atol=1e-12)
+    # At rest on the solution: its tip on the target.
+    np.testing.assert_allclose(forward(*commands[-1].data, *LINKS), (-0.1, 0.45), atol=1e-9)
+    # Steps bounded by the velocity limit, which the time-optimal motion reaches on one joint.
+    data = np.array([c.data for c in commands])
+    used = np.abs(np.diff(data, axis=0)).max(axis=0) / (np.array(VELOCITY) / RATE)
+    assert used.max() <= 1 + 1e-6 and used.max() > 0.95
+    # joint_commands are turned off.
+    assert len(motion.joint_commands) == 0
+
+
+def test_replanning_mid_motion_is_continuous(motion):
+    start = len(motion.commands)
+    motion.target.publish(pose(0.5, -0.1))
+    motion.commands.wait_for_count(start + 15)  # mid-way
+    status, trajectory, _ = motion.send(-0.2, -0.4)
+    check_trajectory(trajectory)
+    motion.settle()
+    data = np.array([c.data for c in motion.commands.messages[start:]])
+    steps = np.abs(np.diff(data, axis=0))
+    assert (steps <= np.array(VELOCITY) / RATE * (1 + 1e-6)).all()
+    np.testing.assert_allclose(forward(*data[-1], *LINKS), (-0.2, -0.4), atol=1e-9)
+
+
+def test_stop_brakes_within_the_limits_and_holds(motion):
+    start = len(motion.commands)
+    motion.target.publish(pose(-0.3, -0.35))
+    motion.commands.wait_for_count(start + 20)
+    reply = motion.probe.call(Trigger, '/motion/two_bone_ik/stop', Trigger.Request())
+    assert reply.success
+    assert reply.message.startswith('stopping: at rest at [')
+    where = [float(v) for v in reply.message.split('[')[1].split(']')[0].split(',')]
+    braking = motion.trajectories.wait_for(
+        lambda t: np.allclose(t.points[-1].positions, where, atol=1e-6),
+        start=len(motion.trajectories) - 1)
+    check_trajectory(braking)
+    motion.settle()  # the braking stream has ended
+    # It holds there: the stream has ended on that pose; a second stop says so.
+    again = motion.probe.call(Trigger, '/motion/two_bone_ik/stop', Trigger.Request())
+    assert again.success and again.message.startswith('at rest at [')
+    data = np.array([c.data for c in motion.commands.messages[start:]])
+    np.testing.assert_allclose(data[-1], where, atol=1e-6)
+    assert not np.allclose(forward(*data[-1], *LINKS), (-0.3, -0.35), atol=1e-3)
+
+
+def test_runtime_limits_and_rate_changes(motion):
+    slow = motion.probe.set_parameters('/motion/two_bone_ik', {
+        'max_joint_velocity': [0.5, 0.5], 'command_rate': 50.0})
+    assert all(r.successful for r in slow), [r.reason for r in slow]
+    try:
+        status, trajectory, commands = motion.send(0.4, 0.2)
+        times = check_trajectory(trajectory, rate=50.0)
+        assert times[0] == pytest.approx(0.02)
+        data = np.array([c.data for c in commands])
+        assert np.abs(np.diff(data, axis=0)).max() <= 0.5 / 50.0 * (1 + 1e-6)
+        motion.settle()
+    finally:
+        back = motion.probe.set_parameters('/motion/two_bone_ik', {
+            'max_joint_velocity': VELOCITY, 'command_rate': RATE})
+        assert all(r.successful for r in back)
+
+
+@pytest.mark.parametrize('params, reason', [
+    ({'max_joint_velocity': [0.0, 1.0]},
+     'max_joint_velocity: expected 2 positive values in rad/s (.inf for unlimited), got '
+     '[0.0, 1.0]'),
+    ({'max_joint_jerk': [-1.0, 1.0]}, 'max_joint_jerk: expected 2 positive values'),
+    ({'max_joint_acceleration': [1.0]}, 'max_joint_acceleration: expected an array of 2 '
+                                        'doubles (write 1.0, not 1), got 1 value(s) [1.0]'),
+    ({'command_rate': 5000.0}, 'command_rate: expected 1 to 1000, got 5000.0'),
+    ({'command_rate': 100}, 'command_rate: expected a double (write 1.0, not 1), got integer '
+                            '100'),
+    ({'position_controller': 'other'}, 'position_controller: read-only'),
+])
+def test_bad_motion_values_refused_in_words(motion, params, reason):
+    (result,) = motion.probe.set_parameters('/motion/two_bone_ik', params)
+    assert not result.successful
+    assert result.reason.startswith(reason), result.reason
+
+
+def test_first_motion_starts_from_the_published_joint_states(domain, probe, tmp_path):
+    params = write_params(tmp_path / 'measured.yaml', motion_params(
+        initial_positions=[1.0, 1.0]))
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/measured'],
+                     domain_id=domain, log_dir=tmp_path, name='measured') as process:
+        motion = Motion(probe, process, '/measured')
+        probe.wait_for_subscribers(motion.states)
+        measured = JointState(name=list(reversed(NAMES)), position=[-0.6, 0.4])
+        start = len(motion.trajectories)
+
+        def answered():
+            motion.states.publish(measured)  # best effort: repeat until it gets there
+            return len(motion.trajectories) > start
+        probe.publish_until(motion.target, pose(0.35, 0.2), answered, what='an answer')
+        first = motion.trajectories.messages[start].points[0].positions
+        # One period from (0.4, -0.6), not from initial_positions (1, 1).
+        assert first == pytest.approx([0.4, -0.6], abs=max(VELOCITY) / RATE)
+        motion.commands.wait_for_count(1)
+
+
+def test_without_limits_one_command_per_target_on_every_output(domain, probe, tmp_path):
+    params = write_params(tmp_path / 'steps.yaml', {
+        'position_controller': 'fpc', 'trajectory_controller': 'jtc'})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/steps'],
+                     domain_id=domain, log_dir=tmp_path, name='steps') as process:
+        motion = Motion(probe, process, '/steps')
+        probe.wait_for_publishers(motion.joint_commands)
+        start = len(motion.trajectories)
+        probe.publish_until(motion.target, pose(0.3, 0.3),
+                            lambda: len(motion.trajectories) > start, what='an answer')
+        status, trajectory, commands = motion.send(0.2, -0.35)
+        assert status['moving'] == 'false' and float(status['motion_remaining']) == 0.0
+        (point,) = trajectory.points
+        assert seconds(point.time_from_start) == pytest.approx(1.0 / 100.0)
+        assert list(point.velocities) == [0.0, 0.0]
+        (command,) = commands
+        np.testing.assert_allclose(forward(*command.data, *LINKS), (0.2, -0.35), atol=1e-9)
+        joints = motion.joint_commands.wait_for(
+            lambda m: list(m.position) == list(command.data))
+        assert list(joints.name) == NAMES
+        # ~/stop has nothing to brake without planned motion.
+        reply = probe.call(Trigger, '/steps/two_bone_ik/stop', Trigger.Request())
+        assert reply.success and 'no motion planned' in reply.message
+        assert process.returncode is None
