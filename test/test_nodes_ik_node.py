@@ -312,8 +312,12 @@ def test_diagnostics_counts(arm, probe):
 
     array = diagnostics.wait_for(counts_all)
     (report,) = ours(array)
-    # One node publishes two statuses per report: its targets and its arm.
-    assert [s.name for s in array.status] == [name, '/two_bone_ik: arm']
+    # One node publishes three statuses per report: its targets, its arm and its motion.
+    assert [s.name for s in array.status] == [name, '/two_bone_ik: arm', '/two_bone_ik: motion']
+    motion_status = array.status[2]
+    assert motion_status.message == ('no motion planning (every motion limit infinite): one '
+                                     'command per target')
+    assert values(motion_status)['planned'] == 'false'
     arm_status = array.status[1]
     assert arm_status.level == OK
     assert arm_status.message.startswith(

@@ -10,7 +10,7 @@ time: the same values the trajectory carries.
 import math
 
 from builtin_interfaces.msg import Time
-from diagnostic_msgs.msg import DiagnosticStatus
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
 from ik_client import LATCHED, pose, values
 import numpy as np
@@ -173,6 +173,23 @@ def test_stop_brakes_within_the_limits_and_holds(motion):
     data = np.array([c.data for c in motion.commands.messages[start:]])
     np.testing.assert_allclose(data[-1], where, atol=1e-6)
     assert not np.allclose(forward(*data[-1], *LINKS), (-0.3, -0.35), atol=1e-3)
+
+
+def test_diagnostics_show_the_motion(motion):
+    diagnostics = motion.probe.collect(DiagnosticArray, '/diagnostics')
+    start = len(motion.commands)
+    motion.target.publish(pose(-0.45, 0.1))
+    motion.commands.wait_for_count(start + 5)
+
+    def moving_report(array):
+        return [s for s in array.status if s.name == '/motion/two_bone_ik: motion'
+                and values(s)['moving'] == 'true']
+    (report,) = moving_report(diagnostics.wait_for(moving_report))
+    assert report.message.startswith('moving, ') and report.message.endswith(' s left')
+    assert values(report)['max_joint_velocity'] == '[1.500000, 2.000000]'
+    assert values(report)['command_rate_hz'] == '100'
+    motion.settle()
+    motion.probe.node.destroy_subscription(diagnostics.subscription)
 
 
 def test_runtime_limits_and_rate_changes(motion):

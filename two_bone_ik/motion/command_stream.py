@@ -99,6 +99,11 @@ class CommandStream:
     # -- the stream ---------------------------------------------------------------------------
 
     @property
+    def limits(self) -> MotionLimits:
+        """Motion limits in effect."""
+        return self._limits
+
+    @property
     def rate(self) -> float:
         """Command rate in effect, Hz."""
         return self._rate

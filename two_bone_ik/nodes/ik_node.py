@@ -453,8 +453,32 @@ class IkNode(SchemaNode):
         array.status = [DiagnosticStatus(
             level=_LEVEL_BYTES[level], name=f'{self._status_name}: targets', message=message,
             hardware_id=self._config.base_frame,
-            values=[KeyValue(key=k, value=v) for k, v in values]), self._arm_status()]
+            values=[KeyValue(key=k, value=v) for k, v in values]), self._arm_status(),
+            self._motion_status()]
         self._diagnostics_pub.publish(array)
+
+    def _motion_status(self) -> DiagnosticStatus:
+        """Return where the commanded motion is: moving or at rest, time left, limits, rate."""
+        stream = self._stream
+        if not stream.planned:
+            message = 'no motion planning (every motion limit infinite): one command per target'
+        elif stream.moving:
+            message = f'moving, {stream.remaining():.3f} s left'
+        else:
+            message = 'at rest'
+        limits = stream.limits
+        values = [('planned', 'true' if stream.planned else 'false'),
+                  ('moving', 'true' if stream.moving else 'false'),
+                  ('remaining_s', f'{stream.remaining():.6f}'),
+                  ('command_rate_hz', f'{stream.rate:g}'),
+                  ('commands_streamed', str(self._commands_streamed)),
+                  ('max_joint_velocity', _shown(limits.velocity)),
+                  ('max_joint_acceleration', _shown(limits.acceleration)),
+                  ('max_joint_jerk', _shown(limits.jerk))]
+        return DiagnosticStatus(
+            level=DiagnosticStatus.OK, name=f'{self._status_name}: motion', message=message,
+            hardware_id=self._config.base_frame,
+            values=[KeyValue(key=k, value=v) for k, v in values])
 
     def _arm_status(self) -> DiagnosticStatus:
         """Return the arm description in use, or why there is none (ERROR)."""
