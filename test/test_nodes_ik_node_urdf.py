@@ -138,7 +138,8 @@ def test_urdf_arm_from_the_topic_and_a_new_one_while_targets_stream(domain, prob
         assert kept.name == 'REACHED'
         check_command(kept, RAISED_UP, 'base_link', 'tool_link', target)
         report = diagnostics.wait_for(lambda a: any(
-            s.name == '/topic_arm/two_bone_ik: arm' and s.level == ERROR for s in a.status))
+            s.name == '/topic_arm/two_bone_ik: arm' and s.level == ERROR
+            and 'prismatic' in s.message for s in a.status))
         arm_status = [s for s in report.status if s.name.endswith(': arm')][0]
         assert 'prismatic' in arm_status.message and 'previous arm stays' in arm_status.message
 

@@ -18,6 +18,7 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 import dataclasses
 import math
 import sys
+import threading
 import time
 import traceback
 
@@ -39,6 +40,7 @@ from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
 from two_bone_ik.motion.command_stream import CommandStream
 from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, MotionLimits
+from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.motion.planner import MotionError, TrajectoryPoint
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
@@ -94,6 +96,9 @@ class IkNode(SchemaNode):
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
+        # Guards the command stream and the command messages, shared by the executor and the
+        # thread that streams planned motion.
+        self._stream_lock = threading.Lock()
         values = self.declare_schema(PARAMETERS)
         config = ArmConfig.from_mapping(values)
         self._config = config
@@ -164,9 +169,8 @@ class IkNode(SchemaNode):
         self._state_sub = self.create_subscription(
             JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
         self._stop_service = self.create_service(Trigger, '~/stop', self._on_stop)
-        self._stream_timer = self.create_timer(1.0 / self._stream.rate, self._on_tick)
-        self._stream_timer.cancel()
-        self._timer_rate = self._stream.rate
+        # The planned motion streams from a thread of its own (see two_bone_ik.motion.pacer).
+        self._pacer = Pacer(self._on_tick, 1.0 / self._stream.rate, name='two_bone_ik_stream')
         # Last, once everything the callback uses exists.
         self._target_sub = self.create_subscription(
             PoseStamped, 'target_pose', self._on_target, reliable,
@@ -230,7 +234,8 @@ class IkNode(SchemaNode):
             return
         self._description = msg.data
         self._description_problem = ''
-        self._set_arm(geometry)
+        with self._stream_lock:
+            self._set_arm(geometry)
         self._log_arm(f'{self._description_topic}: ')
 
     # -- parameters ---------------------------------------------------------------------------
@@ -254,6 +259,10 @@ class IkNode(SchemaNode):
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, parameters) -> None:
+        with self._stream_lock:
+            self._apply(parameters)
+
+    def _apply(self, parameters) -> None:
         names = {p.name for p in parameters}
         if names & set(MOTION_LIMIT_PARAMETERS):
             self._motion_limits = self._motion_limits_with(parameters)
@@ -292,7 +301,8 @@ class IkNode(SchemaNode):
         remaining = 0.0
         if result.ik_status is not None:
             self._previous = (result.q1, result.q2)
-            remaining = self._move_to(self._previous)
+            with self._stream_lock:
+                remaining = self._move_to(self._previous)
         self._reachable_pub.publish(self._reachable_msgs[result.reachable])
         # The status text costs more than the solve: build it only for someone, and only once.
         text = None
@@ -369,28 +379,41 @@ class IkNode(SchemaNode):
         self._trajectory_pub.publish(msg)
 
     def _run_stream(self) -> None:
-        """Stream at the command rate (the timer runs only while a motion does)."""
-        if self._timer_rate != self._stream.rate:
-            self.destroy_timer(self._stream_timer)
-            self._stream_timer = self.create_timer(1.0 / self._stream.rate, self._on_tick)
-            self._timer_rate = self._stream.rate
-        elif self._stream_timer.is_canceled():
-            self._stream_timer.reset()
+        """Stream at the command rate (the pacer runs only while a motion does)."""
+        self._pacer.set_period(1.0 / self._stream.rate)
+        self._pacer.wake()
 
-    def _on_tick(self) -> None:
-        sample, new_trajectory = self._stream.tick()
-        if sample is None:
-            self._stream_timer.cancel()
-            return
-        self._command(sample.position, sample.velocity)
-        self._commands_streamed += 1
-        if new_trajectory and self._trajectory_pub is not None:
-            self._send_trajectory(self._stream.points())
-        if not self._stream.moving:
-            self._stream_timer.cancel()
+    def _on_tick(self) -> bool:
+        """Publish the next sample of the motion (pacer thread); return whether more follow."""
+        with self._stream_lock:
+            sample, new_trajectory = self._stream.tick()
+            if sample is None:
+                return False
+            try:
+                self._command(sample.position, sample.velocity)
+                if new_trajectory and self._trajectory_pub is not None:
+                    self._send_trajectory(self._stream.points())
+            except RuntimeError:
+                # rcl's "context is invalid": a signal shut the node down meanwhile.
+                return False
+            self._commands_streamed += 1
+            if self._pacer.period != 1.0 / self._stream.rate:  # a rate change took effect
+                self._pacer.set_period(1.0 / self._stream.rate)
+                self._pacer.wake()
+                return False
+            return self._stream.moving
+
+    def destroy_node(self):
+        """Stop the streaming thread, then destroy the node."""
+        self._pacer.close()
+        return super().destroy_node()
 
     def _on_stop(self, request, response):
         """Service ``~/stop``: brake within the limits and hold; say where."""
+        with self._stream_lock:
+            return self._stop(response)
+
+    def _stop(self, response):
         position, duration, new_trajectory = self._stream.stop()
         response.success = True
         if position is None:
@@ -415,7 +438,8 @@ class IkNode(SchemaNode):
         match = match_command(msg.name, msg.position, self._solver.geometry.joint_names)
         targets = match.targets
         if len(targets) == 2:
-            self._stream.measured((targets[0], targets[1]))
+            with self._stream_lock:
+                self._stream.measured((targets[0], targets[1]))
 
     def _unexpected_failure(self, msg: PoseStamped):
         """Answer a target whose solve raised: INVALID_TARGET, the traceback logged once."""
