@@ -26,9 +26,11 @@ from std_msgs.msg import Bool
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.markers import CLAMPED_AMBER, REACHED_GREEN, REJECTED_RED
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from two_bone_ik.solver import forward
 from two_bone_ik.status import NodeStatus
+from visualization_msgs.msg import Marker, MarkerArray
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
 DEFAULT = ArmConfig()
@@ -746,3 +748,44 @@ def test_target_too_large_for_a_limited_arm_is_invalid_not_a_crash(servo):
         reply = servo.send(pose(*xyz))
         assert_rejected_then_recovers(servo, reply, 'INVALID_TARGET', 12)
     assert servo.process.returncode is None
+
+
+# -- markers ----------------------------------------------------------------------------------
+
+
+def test_markers_show_workspace_limits_target_arm_and_closest_point(servo, probe):
+    # The servo arm has limits, so every kind of marker appears: a late subscriber (latched)
+    # gets the last picture, and each target gets one with its colour.
+    markers = probe.collect(MarkerArray, '/left_arm/ik_markers', LATCHED)
+
+    def kinds(array):
+        return {(m.ns, m.id) for m in array.markers if m.action == Marker.ADD}
+
+    def picture_after(reply_status):
+        return markers.wait_for(lambda a: any(
+            m.ns == 'target' and m.color.r == pytest.approx(reply_status[0], abs=1e-6)
+            and m.color.g == pytest.approx(reply_status[1], abs=1e-6) for m in a.markers),
+            start=max(0, len(markers) - 1))
+
+    reached = servo.send(pose(0.12, 0.0, 0.06))
+    assert reached.name == 'REACHED'
+    array = picture_after(REACHED_GREEN)
+    assert array.markers[0].action == Marker.DELETEALL  # each picture replaces the last
+    assert {('workspace', 0), ('workspace', 1), ('target', 0), ('arm', 0)} <= kinds(array)
+    assert any(ns == 'limits' for ns, _ in kinds(array))
+    assert all(m.header.frame_id == 'base_link' for m in array.markers[1:])
+    (arm,) = [m for m in array.markers if m.ns == 'arm']
+    tip = arm.points[-1]
+    np.testing.assert_allclose((tip.x, tip.y, tip.z), (0.12, 0.0, 0.06), atol=1e-9)
+    assert ('closest', 0) not in kinds(array)
+
+    beyond = servo.send(pose(0.3, 0.0, 0.1))
+    assert beyond.name == 'OUT_OF_REACH'
+    array = picture_after(CLAMPED_AMBER)
+    assert {('closest', 0), ('closest', 1)} <= kinds(array)
+
+    rejected = servo.send(pose(0.1, 0.0, 0.1, frame='world'))
+    assert rejected.name == 'WRONG_FRAME'
+    array = picture_after(REJECTED_RED)
+    assert ('arm', 0) not in kinds(array)
+    probe.node.destroy_subscription(markers.subscription)

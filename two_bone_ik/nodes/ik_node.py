@@ -24,7 +24,7 @@ import traceback
 
 from builtin_interfaces.msg import Duration
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import Point, PoseStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.exceptions import InvalidTopicNameException
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
@@ -38,6 +38,7 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, PARAMETER_NAMES
 from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
+from two_bone_ik.markers import limit_shapes, target_shapes, workspace_shapes
 from two_bone_ik.motion.command_stream import CommandStream
 from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, MotionLimits
 from two_bone_ik.motion.pacer import Pacer
@@ -49,11 +50,15 @@ from two_bone_ik.nodes.parameters import warn_unknown_overrides
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
+from visualization_msgs.msg import Marker, MarkerArray
 
 NODE_NAME = 'two_bone_ik'
 
 #: Seconds between ``/diagnostics`` reports.
 DIAGNOSTICS_PERIOD = 1.0
+
+#: Most ik_markers arrays published per second (each carries everything: workspace, target, arm).
+MARKER_RATE = 10.0
 
 #: Minimum seconds between two warnings about rejected targets with the same status.
 WARNING_THROTTLE = 5.0
@@ -69,6 +74,28 @@ MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_
 
 _LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
                 ERROR: DiagnosticStatus.ERROR}
+
+
+_MARKER_TYPES = {'line_strip': Marker.LINE_STRIP, 'line_list': Marker.LINE_LIST,
+                 'sphere': Marker.SPHERE}
+
+
+def _marker(shape, frame: str, stamp) -> Marker:
+    """Return the visualization_msgs/Marker of a :class:`two_bone_ik.markers.Shape`."""
+    marker = Marker(ns=shape.namespace, id=shape.marker_id, type=_MARKER_TYPES[shape.kind],
+                    action=Marker.ADD)
+    marker.header.frame_id = frame
+    marker.header.stamp = stamp
+    marker.pose.orientation.w = 1.0
+    marker.color.r, marker.color.g, marker.color.b, marker.color.a = shape.color
+    if shape.kind == 'sphere':
+        (x, y, z), = shape.points
+        marker.pose.position.x, marker.pose.position.y, marker.pose.position.z = x, y, z
+        marker.scale.x = marker.scale.y = marker.scale.z = shape.scale
+    else:
+        marker.scale.x = shape.scale
+        marker.points = [Point(x=float(x), y=float(y), z=float(z)) for x, y, z in shape.points]
+    return marker
 
 
 def _shown(position) -> str:
@@ -159,6 +186,12 @@ class IkNode(SchemaNode):
         self._reachable_pub = self.create_publisher(Bool, 'reachable', latched)
         self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', reliable)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', reliable)
+        # Markers: what changed, at most MARKER_RATE times a second; latched, so an RViz that
+        # starts later still gets the last picture.
+        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', latched)
+        self._markers_dirty = True
+        self._last_target = None  # (position, status, readings or None) of the last target
+        self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         if not self._description and self._description_topic:
             # As robot_state_publisher publishes it (and controller_manager reads it).
@@ -202,6 +235,7 @@ class IkNode(SchemaNode):
         self._stream.set_position_limits(tuple(zip(geometry.lower_limits,
                                                    geometry.upper_limits)))
         self._stream.set_limits(self._motion_limits.narrowed(geometry.velocity_limits))
+        self._markers_dirty = True
 
     def _log_arm(self, prefix: str) -> None:
         config, geometry = self._config, self._solver.geometry
@@ -315,6 +349,9 @@ class IkNode(SchemaNode):
                     KeyValue(key='moving', value='true' if self._stream.moving else 'false'),
                     KeyValue(key='motion_remaining', value=f'{remaining:.6f}')]))
         self._stats.record(result.status)
+        self._last_target = (result.position, result.status,
+                             None if result.ik_status is None else (result.q1, result.q2))
+        self._markers_dirty = True
         if result.ik_status is None:
             self._warn_rejected(result, text)
 
@@ -480,6 +517,23 @@ class IkNode(SchemaNode):
             values=[KeyValue(key=k, value=v) for k, v in values]), self._arm_status(),
             self._motion_status()]
         self._diagnostics_pub.publish(array)
+
+    def _publish_markers(self) -> None:
+        """Publish the markers if something changed since the last time."""
+        if not self._markers_dirty:
+            return
+        self._markers_dirty = False
+        solver = self._solver
+        stamp = self._clock.now().to_msg()
+        frame = self._config.base_frame
+        markers = [Marker(action=Marker.DELETEALL)]
+        if solver is not None:
+            geometry = solver.geometry
+            shapes = workspace_shapes(geometry) + limit_shapes(geometry)
+            if self._last_target is not None:
+                shapes += target_shapes(geometry, *self._last_target)
+            markers += [_marker(shape, frame, stamp) for shape in shapes]
+        self._marker_pub.publish(MarkerArray(markers=markers))
 
     def _motion_status(self) -> DiagnosticStatus:
         """Return where the commanded motion is: moving or at rest, time left, limits, rate."""
