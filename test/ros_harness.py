@@ -130,9 +130,9 @@ def ros_environment(domain_id: int, pythonpath: Optional[Path] = REPO_ROOT,
     return env
 
 
-#: A directory whose ``sitecustomize.py`` signals the process from inside a publish (see
-#: :func:`signal_inside_publish`).
-SIGNAL_HOOK_DIR = Path(__file__).resolve().parent / 'signal_hook'
+#: A directory whose ``sitecustomize.py`` holds test hooks for node processes (see
+#: :func:`signal_inside_publish` and :func:`without_modules`).
+PROCESS_HOOKS_DIR = Path(__file__).resolve().parent / 'process_hooks'
 
 
 def signal_inside_publish(topic: str, count: int, signum: int) -> dict:
@@ -144,7 +144,16 @@ def signal_inside_publish(topic: str, count: int, signum: int) -> dict:
     :class:`NodeProcess`.
     """
     return {'TWO_BONE_IK_TEST_SIGNAL_ON_PUBLISH': f'{topic}:{count}:{signum}',
-            'PYTHONPATH': os.pathsep.join([str(SIGNAL_HOOK_DIR), str(REPO_ROOT)])}
+            'PYTHONPATH': os.pathsep.join([str(PROCESS_HOOKS_DIR), str(REPO_ROOT)])}
+
+
+def without_modules(*modules: str) -> dict:
+    """Return the environment of a node process in which importing ``modules`` fails.
+
+    As on a small robot computer without them installed. Pass it as ``env_extra``.
+    """
+    return {'TWO_BONE_IK_TEST_BLOCK_IMPORTS': ','.join(modules),
+            'PYTHONPATH': os.pathsep.join([str(PROCESS_HOOKS_DIR), str(REPO_ROOT)])}
 
 
 def write_params(path, parameters: Mapping[str, Any], node_name: str = 'two_bone_ik') -> Path:

@@ -20,7 +20,7 @@ from rcl_interfaces.msg import ParameterType
 from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
 from rclpy.time import Time
 from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, signal_inside_publish
-from ros_harness import wait_until, write_params
+from ros_harness import wait_until, without_modules, write_params
 from std_msgs.msg import Bool
 
 from two_bone_ik.arm.config import ArmConfig
@@ -572,7 +572,7 @@ def test_qos_overrides_and_unknown_parameter_warning(domain, probe, tmp_path):
 @pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
 def test_clean_exit_on_signal_inside_a_publish(domain, probe, tmp_path, signum):
     # The signal lands inside the callback's publish of the 3rd joint command, and the publish
-    # goes on once rclpy has shut the context down (test/signal_hook): it fails with rcl's
+    # goes on once rclpy has shut the context down (test/process_hooks): it fails with rcl's
     # "publisher's context is invalid", which must still be a clean exit.
     env = signal_inside_publish('/busy/joint_commands', 3, signum)
     with NodeProcess('two_bone_ik', ros_args=['-r', '__ns:=/busy'], domain_id=domain,
@@ -789,3 +789,36 @@ def test_markers_show_workspace_limits_target_arm_and_closest_point(servo, probe
     array = picture_after(REJECTED_RED)
     assert ('arm', 0) not in kinds(array)
     probe.node.destroy_subscription(markers.subscription)
+
+
+# -- what the IK node needs installed ---------------------------------------------------------
+
+
+#: What a small robot computer running only the IK node may lack.
+NOT_NEEDED = ('mujoco', 'serial', 'dynamixel_sdk', 'matplotlib', 'urdf_parser_py')
+
+
+def test_ik_node_runs_without_the_sim_servo_and_plot_libraries(domain, probe, tmp_path):
+    # Only rclpy, the message packages, numpy, yaml and ruckig: MuJoCo, pyserial,
+    # dynamixel-sdk, matplotlib and (for an arm from its parameters) urdf_parser_py can be
+    # missing. Planned motion (ruckig) included.
+    params = write_params(tmp_path / 'lean.yaml', {'max_joint_velocity': [2.0, 2.0]})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/lean'],
+                     domain_id=domain, log_dir=tmp_path, name='lean',
+                     env_extra=without_modules(*NOT_NEEDED)) as process:
+        arm = Arm(probe, process, ns='/lean')
+        arm.connect()
+        reply = arm.send(pose(0.2, 0.35))
+        assert (reply.name, reply.values['moving']) == ('REACHED', 'true')
+        np.testing.assert_allclose(tip_xy(reply.q), (0.2, 0.35), atol=FK_TOLERANCE)
+        assert process.returncode is None
+
+
+def test_urdf_arm_without_urdf_parser_py_says_what_to_install(domain, tmp_path):
+    params = write_params(tmp_path / 'urdf.yaml', {'robot_description': '<robot name="x"/>'})
+    process = NodeProcess('two_bone_ik', params_file=params, domain_id=domain, log_dir=tmp_path,
+                          name='no_parser', env_extra=without_modules('urdf_parser_py')).start()
+    assert process.wait() == EXIT_BAD_CONFIG, process.output()
+    assert process.stderr.strip() == (
+        'two_bone_ik: invalid parameter robot_description: reading a URDF needs '
+        'urdf_parser_py (ROS: rosdep key urdfdom_py; pip: urdfdom-py)')

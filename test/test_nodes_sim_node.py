@@ -226,7 +226,7 @@ def test_command_line_rcl_rejects_exits_2(tmp_path, own_domain):
 @pytest.mark.parametrize('signum', [signal.SIGINT, signal.SIGTERM], ids=['SIGINT', 'SIGTERM'])
 def test_clean_exit_on_signal_inside_a_publish(tmp_path, own_domain, signum):
     # The signal lands inside the timer's publish of the 20th joint_states, which goes on once
-    # rclpy has shut the context down (test/signal_hook): still exit 0, quietly.
+    # rclpy has shut the context down (test/process_hooks): still exit 0, quietly.
     env = signal_inside_publish('/joint_states', 20, signum)
     node = NodeProcess(MODULE, ros_args=['-p', 'publish_rate:=200.0'], domain_id=own_domain,
                        log_dir=tmp_path, name='busy_sim', env_extra=env).start()

@@ -86,8 +86,12 @@ def parse_urdf(text: str):
     for element in list(root):
         if element.tag not in _KINEMATIC_TAGS:
             root.remove(element)
-    from urdf_parser_py import urdf as urdf_model
-    from urdf_parser_py.xml_reflection import core
+    try:
+        from urdf_parser_py import urdf as urdf_model
+        from urdf_parser_py.xml_reflection import core
+    except ImportError:
+        raise UrdfError('robot_description: reading a URDF needs urdf_parser_py (ROS: rosdep '
+                        'key urdfdom_py; pip: urdfdom-py)') from None
     warnings: List[str] = []
     saved = core.on_error
     core.on_error = warnings.append
