@@ -19,10 +19,16 @@ setup(
         (os.path.join(share_dir, 'launch'), sorted(glob('launch/*launch.[pxy][yma]*'))),
         (os.path.join(share_dir, 'config'), sorted(glob('config/*.yaml'))),
     ],
+    # What each executable needs beyond rclpy and the message packages (which come from a ROS
+    # distro or the ros-* wheels), for `pip install .[ik]`, `.[sim]`, `.[servo]`; from a ROS
+    # distro, rosdep installs the same through package.xml (except the Python ruckig: pip).
     install_requires=['setuptools'],
-    # The servo driver (two_bone_ik_servo): pyserial for every protocol, dynamixel-sdk for
-    # Dynamixel. `pip install .[servo]`; from a ROS distro, rosdep installs them (package.xml).
-    extras_require={'servo': ['pyserial', 'dynamixel-sdk']},
+    extras_require={
+        'ik': ['numpy', 'pyyaml', 'ruckig', 'urdfdom-py'],  # two_bone_ik_node (URDF arms)
+        'sim': ['numpy', 'pyyaml', 'urdfdom-py', 'mujoco'],  # two_bone_ik_sim
+        'servo': ['numpy', 'pyyaml', 'pyserial', 'dynamixel-sdk'],  # two_bone_ik_servo
+        'demo': ['matplotlib'],  # make demo's pictures
+    },
     zip_safe=True,
     maintainer='two_bone_ik maintainers',
     maintainer_email='two_bone_ik@example.com',
