@@ -36,11 +36,12 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / 'test')]  # this checkout, the p
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 import numpy as np  # noqa: E402
 import rclpy  # noqa: E402
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
+from rclpy.executors import SingleThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.utilities import remove_ros_args  # noqa: E402
-from ros_harness import isolate_ros_domain, NodeProcess, wait_until  # noqa: E402,I100
+from ros_harness import isolate_ros_domain, NodeProcess, run_bare_node  # noqa: E402,I100
+from ros_harness import wait_until  # noqa: E402
 from ros_harness import write_params  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_srvs.srv import Trigger  # noqa: E402
@@ -74,18 +75,6 @@ class TimerNode(Node):
         msg.position = [self._position, -self._position]
         msg.velocity = [0.01, -0.01]
         self._pub.publish(msg)
-
-
-def run_timer_node(rate):
-    rclpy.init()
-    node = TimerNode(rate)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
 
 
 def cpu_seconds(pid):
@@ -218,7 +207,7 @@ def main(argv=None):
     parser.add_argument('--rate', type=float, default=100.0, help=argparse.SUPPRESS)
     args = parser.parse_args(remove_ros_args(sys.argv if argv is None else argv)[1:])
     if args.timer_node:
-        run_timer_node(args.rate)
+        run_bare_node(lambda: TimerNode(args.rate))
         return 0
 
     plan_us, solve_us = planning_figures(args.rounds)

@@ -44,11 +44,12 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / 'test')]  # this checkout, the p
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 import numpy as np  # noqa: E402
 import rclpy  # noqa: E402
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
+from rclpy.executors import SingleThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.utilities import remove_ros_args  # noqa: E402
-from ros_harness import isolate_ros_domain, NodeProcess, wait_until  # noqa: E402,I100
+from ros_harness import isolate_ros_domain, NodeProcess, run_bare_node  # noqa: E402,I100
+from ros_harness import wait_until  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from two_bone_ik.arm.config import ArmConfig  # noqa: E402
@@ -95,18 +96,6 @@ class EchoNode(Node):
         out.header.stamp = self._clock.now().to_msg()
         out.position = [p.x, p.y]
         self._pub.publish(out)
-
-
-def run_echo_node(depth):
-    rclpy.init()
-    node = EchoNode(depth)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
 
 
 def target_xy(index, count, radius):
@@ -202,7 +191,9 @@ class Bench:
                 for kind in ('ik', 'ik_urdf')))
         urdf_file = log_dir / 'urdf_arm.yaml'
         urdf_file.write_text(yaml.safe_dump({'/**/two_bone_ik': {'ros__parameters': {
-            'robot_description': arm_urdf(URDF_ARM)}}}))
+            'robot_description': arm_urdf(URDF_ARM),
+            # One command per target, as for the other arm (no motion planning).
+            'max_joint_velocity': [float('inf')] * 2}}}))
         self.processes = {
             'floor': NodeProcess(
                 None, ['--echo-node', '--depth', str(depth)], ros_args=['-r', '__ns:=/floor'],
@@ -297,7 +288,7 @@ def main(argv=None):
     parser.add_argument('--echo-node', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args(remove_ros_args(sys.argv if argv is None else argv)[1:])
     if args.echo_node:
-        run_echo_node(args.depth)
+        run_bare_node(lambda: EchoNode(args.depth))
         return 0
 
     domain = isolate_ros_domain()

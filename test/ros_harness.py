@@ -32,7 +32,7 @@ from rcl_interfaces.msg import Parameter as ParameterMsg
 from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
 import rclpy
 from rclpy.context import Context
-from rclpy.executors import SingleThreadedExecutor
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter, parameter_value_to_python
 from rclpy.qos import QoSProfile
@@ -172,6 +172,19 @@ def write_params(path, parameters: Mapping[str, Any], node_name: str = 'two_bone
 
 class WaitTimeout(AssertionError):
     """Something awaited did not happen in time, or a watched process exited meanwhile."""
+
+
+def run_bare_node(make_node: Callable[[], Node]) -> None:
+    """Run one plain rclpy node until Ctrl-C or shutdown (the benches' floors): nothing else."""
+    rclpy.init()
+    node = make_node()
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
 
 
 def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,

@@ -196,7 +196,6 @@ def test_bad_limits_are_refused_naming_the_parameter(velocity, acceleration, jer
 def test_limits_helpers():
     assert not MotionLimits().limited
     assert MotionLimits(jerk=(INF, 10.0)).limited
-    assert MotionLimits().narrowed((2.0, INF)).velocity == (2.0, INF)
     assert check_command_rate(500.0) == 500.0
     with pytest.raises(MotionConfigError, match=r'^command_rate: expected 1 to 1000 Hz'):
         check_command_rate(0.5)

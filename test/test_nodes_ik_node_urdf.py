@@ -66,6 +66,8 @@ def test_urdf_arm_from_the_parameter(rrbot):
         reply = rrbot.send(pose(*target))
         assert (reply.name, reply.reachable) == ('REACHED', True), reply.status.message
         assert list(reply.joints.name) == ['joint1', 'joint2']
+        # The URDF's <limit velocity="3.0"> stands in for max_joint_velocity: planned motion.
+        assert reply.values['moving'] == 'true'
         check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
     # Off the arm's plane (y = 0.2 m here, not y = 0): never REACHED.
     off = rrbot.send(pose(1.0, 0.0, 2.5))
@@ -185,3 +187,18 @@ def test_bad_description_parameter_exits_with_one_line(domain, tmp_path):
     lines = [line for line in (process.stdout + process.stderr).splitlines() if line.strip()]
     assert lines == ["two_bone_ik: invalid parameter tip_frame: 'nowhere' is not a link of the "
                      'robot description (links: base_link, flange, link1, link2, tool0)'], lines
+
+
+def test_given_max_joint_velocity_replaces_the_urdfs(domain, probe, tmp_path):
+    params = write_params(tmp_path / 'steps.yaml', {
+        'robot_description': RAISED_UP, 'base_frame': 'base_link',
+        'max_joint_velocity': [math.inf, math.inf]})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/steps'],
+                     domain_id=domain, log_dir=tmp_path, name='steps') as process:
+        arm = Arm(probe, process, ns='/steps', geometry=arm_from_urdf(RAISED_UP, 'base_link'))
+        arm.connect()
+        target = chain_tip(RAISED_UP, 'base_link', 'tool_link', {'joint1': 1.0, 'joint2': 0.5})
+        reply = arm.send(pose(*target))
+        assert (reply.name, reply.values['moving']) == ('REACHED', 'false')
+        assert list(reply.joints.velocity) == []  # one command, not a stream
+        check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)

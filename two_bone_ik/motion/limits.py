@@ -62,11 +62,6 @@ class MotionLimits(NamedTuple):
         """Whether any limit is finite (then motion is planned and streamed)."""
         return any(math.isfinite(v) for v in self.velocity + self.acceleration + self.jerk)
 
-    def narrowed(self, velocity: Sequence[float]) -> 'MotionLimits':
-        """Return these limits with each velocity limit at most ``velocity`` (e.g. a URDF's)."""
-        return self._replace(velocity=tuple(min(a, float(b))
-                                            for a, b in zip(self.velocity, velocity)))
-
 
 def check_command_rate(rate: Any) -> float:
     """Return the command rate (Hz) or raise :class:`MotionConfigError` naming it."""

@@ -23,7 +23,7 @@ import time
 import traceback
 
 from builtin_interfaces.msg import Duration
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import Point, PoseStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.exceptions import InvalidTopicNameException
@@ -43,11 +43,12 @@ from two_bone_ik.motion.command_stream import CommandStream
 from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, MotionLimits
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.motion.planner import MotionError, TrajectoryPoint
+from two_bone_ik.nodes.diagnostics import diagnostic_status, level_byte
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
-from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
+from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
 from visualization_msgs.msg import Marker, MarkerArray
@@ -71,9 +72,6 @@ CONFIG_PARAMETERS = PARAMETER_NAMES
 
 #: Parameters of the motion (checked and applied apart from the arm's).
 MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')
-
-_LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
-                ERROR: DiagnosticStatus.ERROR}
 
 
 _MARKER_TYPES = {'line_strip': Marker.LINE_STRIP, 'line_list': Marker.LINE_LIST,
@@ -104,7 +102,7 @@ def _shown(position) -> str:
 
 def diagnostic_level(status: NodeStatus) -> bytes:
     """Return the ``diagnostic_msgs/DiagnosticStatus`` level published for a status."""
-    return _LEVEL_BYTES[LEVELS[status]]
+    return level_byte(LEVELS[status])
 
 
 class IkNode(SchemaNode):
@@ -138,6 +136,8 @@ class IkNode(SchemaNode):
         self._previous = None
         self._motion_limits = MotionLimits.checked(
             *(values[name] for name in MOTION_LIMIT_PARAMETERS))
+        # A URDF's velocity limits stand in for max_joint_velocity unless it is given.
+        self._velocity_from_urdf = 'max_joint_velocity' not in parameter_overrides(self)
         initial = values['initial_positions']
         if not all(math.isfinite(v) for v in initial):
             raise MotionConfigError(f'initial_positions: expected 2 finite angles, got '
@@ -234,8 +234,14 @@ class IkNode(SchemaNode):
             self._joint_msg.name = list(geometry.joint_names)
         self._stream.set_position_limits(tuple(zip(geometry.lower_limits,
                                                    geometry.upper_limits)))
-        self._stream.set_limits(self._motion_limits.narrowed(geometry.velocity_limits))
+        self._stream.set_limits(self._effective_limits())
         self._markers_dirty = True
+
+    def _effective_limits(self) -> MotionLimits:
+        """Return the motion limits in force: max_joint_velocity, or the URDF's velocities."""
+        if self._velocity_from_urdf and self._solver is not None and self._solver_from_urdf():
+            return self._motion_limits._replace(velocity=self._solver.geometry.velocity_limits)
+        return self._motion_limits
 
     def _log_arm(self, prefix: str) -> None:
         config, geometry = self._config, self._solver.geometry
@@ -300,9 +306,9 @@ class IkNode(SchemaNode):
         names = {p.name for p in parameters}
         if names & set(MOTION_LIMIT_PARAMETERS):
             self._motion_limits = self._motion_limits_with(parameters)
-            velocity = self._solver.geometry.velocity_limits if self._solver is not None \
-                else (math.inf, math.inf)
-            self._stream.set_limits(self._motion_limits.narrowed(velocity))
+            if 'max_joint_velocity' in names:
+                self._velocity_from_urdf = False
+            self._stream.set_limits(self._effective_limits())
         for parameter in parameters:
             if parameter.name == 'command_rate':
                 self._stream.set_rate(parameter.value)
@@ -342,12 +348,11 @@ class IkNode(SchemaNode):
         text = None
         if self._status_pub.get_subscription_count():
             text = self._describe(result)
-            self._status_pub.publish(DiagnosticStatus(
-                level=diagnostic_level(result.status), name=self._status_name,
-                message=text, hardware_id=self._config.base_frame,
-                values=[KeyValue(key=k, value=v) for k, v in TargetSolver.values(result)] + [
-                    KeyValue(key='moving', value='true' if self._stream.moving else 'false'),
-                    KeyValue(key='motion_remaining', value=f'{remaining:.6f}')]))
+            self._status_pub.publish(diagnostic_status(
+                LEVELS[result.status], self._status_name, text, self._config.base_frame,
+                TargetSolver.values(result) + (
+                    ('moving', 'true' if self._stream.moving else 'false'),
+                    ('motion_remaining', f'{remaining:.6f}'))))
         self._stats.record(result.status)
         self._last_target = (result.position, result.status,
                              None if result.ik_status is None else (result.q1, result.q2))
@@ -511,11 +516,10 @@ class IkNode(SchemaNode):
         level, message, values = self._stats.report(time.monotonic())
         array = DiagnosticArray()
         array.header.stamp = self._clock.now().to_msg()
-        array.status = [DiagnosticStatus(
-            level=_LEVEL_BYTES[level], name=f'{self._status_name}: targets', message=message,
-            hardware_id=self._config.base_frame,
-            values=[KeyValue(key=k, value=v) for k, v in values]), self._arm_status(),
-            self._motion_status()]
+        array.status = [
+            diagnostic_status(level, f'{self._status_name}: targets', message,
+                              self._config.base_frame, values),
+            self._arm_status(), self._motion_status()]
         self._diagnostics_pub.publish(array)
 
     def _publish_markers(self) -> None:
@@ -553,30 +557,27 @@ class IkNode(SchemaNode):
                   ('max_joint_velocity', _shown(limits.velocity)),
                   ('max_joint_acceleration', _shown(limits.acceleration)),
                   ('max_joint_jerk', _shown(limits.jerk))]
-        return DiagnosticStatus(
-            level=DiagnosticStatus.OK, name=f'{self._status_name}: motion', message=message,
-            hardware_id=self._config.base_frame,
-            values=[KeyValue(key=k, value=v) for k, v in values])
+        return diagnostic_status(OK, f'{self._status_name}: motion', message,
+                                 self._config.base_frame, values)
 
     def _arm_status(self) -> DiagnosticStatus:
         """Return the arm description in use, or why there is none (ERROR)."""
         solver = self._solver
         if self._description_problem:
-            level = DiagnosticStatus.ERROR
+            level = ERROR
             message = self._description_problem + (
                 '; the previous arm stays in force' if solver is not None else '')
         elif solver is None:
-            level = DiagnosticStatus.ERROR
+            level = ERROR
             message = f'no robot description yet on {self._description_topic}'
         else:
-            level = DiagnosticStatus.OK
+            level = OK
             message = solver.geometry.describe()
-        values = [KeyValue(key='source', value=self._source())]
+        values = [('source', self._source())]
         if solver is not None:
-            values.append(KeyValue(key='joint_names', value=','.join(
-                solver.geometry.joint_names)))
-        return DiagnosticStatus(level=level, name=f'{self._status_name}: arm', message=message,
-                                hardware_id=self._config.base_frame, values=values)
+            values.append(('joint_names', ','.join(solver.geometry.joint_names)))
+        return diagnostic_status(level, f'{self._status_name}: arm', message,
+                                 self._config.base_frame, values)
 
     @property
     def config(self) -> ArmConfig:

@@ -95,7 +95,8 @@ MOTION_PARAMETERS = (
         'trajectory_msgs/JointTrajectory on <name>/joint_trajectory. Empty: none.'),
     ParameterSpec(
         'max_joint_velocity', DOUBLES, [_INF, _INF],
-        "Velocity limit per joint, rad/s; a URDF's <limit velocity> narrows it.", _MOTION,
+        "Velocity limit per joint, rad/s. Not given, an arm from a URDF takes the URDF's <limit "
+        'velocity>.', _MOTION,
         read_only=False, length=2),
     ParameterSpec(
         'max_joint_acceleration', DOUBLES, [_INF, _INF],

@@ -20,12 +20,13 @@ config/servo_driver_maestro.yaml`` or ``python -m two_bone_ik.nodes.servo_node -
 
 import sys
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.nodes.command_warnings import warn_about_command
+from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ik_parameters, names, SERVO_PARAMETERS
 from two_bone_ik.nodes.parameter_schema import servo_joint_parameters
@@ -43,8 +44,6 @@ WARNING_THROTTLE = 5.0
 
 #: Per-joint parameters that must be given (they have no meaningful default).
 REQUIRED = ('channel', 'angle_range', 'output_range')
-
-_LEVELS = {0: DiagnosticStatus.OK, 1: DiagnosticStatus.WARN, 2: DiagnosticStatus.ERROR}
 
 
 class ServoNode(SchemaNode):
@@ -163,11 +162,10 @@ class ServoNode(SchemaNode):
             'read_failures': state.read_failures, 'link_failures': state.link_failures,
             'device_errors': state.device_errors, 'reconnects': state.reconnects,
         }
-        status = DiagnosticStatus(
-            level=_LEVELS[level], name=f'{self.get_fully_qualified_name()}: {self._hardware_id}',
-            message=message, hardware_id=self._hardware_id,
-            values=[KeyValue(key=key, value=str(value).lower() if isinstance(value, bool)
-                             else str(value)) for key, value in values.items()])
+        status = diagnostic_status(
+            level, f'{self.get_fully_qualified_name()}: {self._hardware_id}', message,
+            self._hardware_id, ((key, str(value).lower() if isinstance(value, bool)
+                                 else str(value)) for key, value in values.items()))
         array = DiagnosticArray(status=[status])
         array.header.stamp = self.get_clock().now().to_msg()
         self._diagnostics_pub.publish(array)

@@ -1,0 +1,27 @@
+"""diagnostic_msgs for the nodes: one way from a level and key/value pairs to a DiagnosticStatus.
+
+The ROS-free code reports levels as the integers of :mod:`two_bone_ik.status` (0 OK, 1 WARN,
+2 ERROR); here they become the bytes ``diagnostic_msgs/DiagnosticStatus`` carries.
+"""
+
+from typing import Iterable, Tuple
+
+from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
+
+from two_bone_ik.status import ERROR, OK, WARN
+
+_LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
+                ERROR: DiagnosticStatus.ERROR}
+
+
+def level_byte(level: int) -> bytes:
+    """Return the DiagnosticStatus level byte of a level 0 (OK), 1 (WARN) or 2 (ERROR)."""
+    return _LEVEL_BYTES[level]
+
+
+def diagnostic_status(level: int, name: str, message: str, hardware_id: str,
+                      values: Iterable[Tuple[str, str]] = ()) -> DiagnosticStatus:
+    """Return a DiagnosticStatus; ``level`` 0, 1 or 2, ``values`` (key, value) string pairs."""
+    return DiagnosticStatus(level=_LEVEL_BYTES[level], name=name, message=message,
+                            hardware_id=hardware_id,
+                            values=[KeyValue(key=k, value=v) for k, v in values])
