@@ -24,9 +24,9 @@ VPY := $(VENV_ABS)/bin/python
 
 # ROS 2 client libraries and messages, per distro.
 ROS_PKGS_jazzy := ros-jazzy-rclpy[fastrtps] ros-jazzy-std-msgs ros-jazzy-geometry-msgs \
-	ros-jazzy-sensor-msgs ros-jazzy-diagnostic-msgs
+	ros-jazzy-sensor-msgs ros-jazzy-diagnostic-msgs ros-jazzy-trajectory-msgs
 ROS_PKGS_kilted := ros-rclpy ros-std-msgs ros-geometry-msgs ros-sensor-msgs \
-	ros-diagnostic-msgs ros-rcl-interfaces ros-rmw-fastrtps-cpp
+	ros-diagnostic-msgs ros-rcl-interfaces ros-rmw-fastrtps-cpp ros-trajectory-msgs
 # flake8 and the plugins ament_flake8 uses (its settings are in setup.cfg).
 LINT_PKGS := flake8 flake8-blind-except flake8-builtins flake8-class-newline \
 	flake8-comprehensions flake8-deprecated flake8-docstrings flake8-import-order flake8-quotes
