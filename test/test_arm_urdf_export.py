@@ -23,7 +23,9 @@ REPO = Path(__file__).resolve().parents[1]
 #: What the README promises: links of 2 kg/m, at least 0.05 kg each.
 LINEAR_DENSITY = 2.0
 MIN_LINK_MASS = 0.05
-CONFIGS = sorted((REPO / 'config').glob('*.yaml'))
+#: The arms' params files in config/ (the controllers YAML describes no arm).
+CONFIGS = sorted(path for path in (REPO / 'config').glob('*.yaml')
+                 if path.name != 'ros2_controllers.yaml')
 
 #: Extra arms covering the third plane, half-open limits and a zero-length link.
 EXTRA_ARMS = {
@@ -252,3 +254,111 @@ def test_without_extension_mujoco_fuses_the_tool_away():
     model = mujoco.MjModel.from_xml_string(text)
     assert 'tool' not in [model.body(i).name for i in range(model.nbody)]
     assert model.ngeom == 0
+
+
+# -- ros2_control -------------------------------------------------------------------------------
+# What ros2_control (Jazzy) reads, from hardware_interface/src/component_parser.cpp: <ros2_control
+# name= type=> holding <hardware><plugin>NAME</plugin><param name=...>...</hardware> and per
+# joint <joint name=> with <command_interface name=> / <state_interface name=>, whose <param>s
+# "min" and "max" bound a command. Plugin names from the pluginlib descriptions:
+# ros2_control's mock_components_plugin_description.xml and gz_ros2_control's
+# gz_hardware_plugins.xml; the Gazebo system plugin from gz_ros2_control's docs and demos.
+
+HARDWARE = {'mock': 'mock_components/GenericSystem',
+            'gazebo': 'gz_ros2_control/GazeboSimSystem'}
+#: mock_components/GenericSystem's hardware parameters (mock_components_userdoc.rst).
+GENERIC_SYSTEM_PARAMETERS = {'calculate_dynamics', 'custom_interface_with_following_offset',
+                             'disable_commands', 'mock_gpio_commands', 'mock_sensor_commands',
+                             'position_state_following_offset'}
+CONTROLLERS_FILE = '/opt/arm/config/ros2_controllers.yaml'
+
+
+def _with_control(config, kind, **kwargs):
+    files = {'controllers_file': CONTROLLERS_FILE} if kind == 'gazebo' else {}
+    return arm_urdf(config, ros2_control=kind, **files, **kwargs)
+
+
+def _params(element):
+    return {param.get('name'): param.text for param in element.findall('param')}
+
+
+@pytest.mark.parametrize('kind', ['mock', 'gazebo'])
+@pytest.mark.parametrize('config', _arms())
+def test_ros2_control_block(config, kind):
+    robot = ET.fromstring(_with_control(config, kind, robot_name='my_arm'))
+    (control,) = robot.findall('ros2_control')
+    assert control.attrib == {'name': 'my_arm', 'type': 'system'}
+    assert [child.tag for child in control] == ['hardware', 'joint', 'joint']
+    hardware = control.find('hardware')
+    assert [child.tag for child in hardware][0] == 'plugin'
+    assert hardware.find('plugin').text == HARDWARE[kind]
+    parameters = _params(hardware)
+    if kind == 'mock':
+        assert parameters == {'calculate_dynamics': 'true'}
+        assert set(parameters) <= GENERIC_SYSTEM_PARAMETERS
+    else:
+        assert parameters == {}
+    joints = control.findall('joint')
+    assert [joint.get('name') for joint in joints] == list(config.joint_names)
+    for joint, lower, upper in zip(joints, config.joint_lower_limits, config.joint_upper_limits):
+        assert [child.tag for child in joint] == ['command_interface', 'state_interface',
+                                                  'state_interface']
+        (command,) = joint.findall('command_interface')
+        assert command.attrib == {'name': 'position'}
+        # The arm's own limits (not the URDF's closed half-open range), only where finite.
+        expected = {bound: value for bound, value in (('min', lower), ('max', upper))
+                    if math.isfinite(value)}
+        assert {k: float(v) for k, v in _params(command).items()} == expected
+        assert [state.attrib for state in joint.findall('state_interface')] == \
+            [{'name': 'position'}, {'name': 'velocity'}]
+        assert all(len(state) == 0 for state in joint.findall('state_interface'))
+    gazebo = robot.findall('gazebo')
+    if kind == 'mock':
+        assert gazebo == []
+    else:
+        (element,) = gazebo
+        (plugin,) = element.findall('plugin')
+        assert plugin.attrib == {'filename': 'gz_ros2_control-system',
+                                 'name': 'gz_ros2_control::GazeboSimROS2ControlPlugin'}
+        assert [child.tag for child in plugin] == ['parameters']
+        assert plugin.find('parameters').text == CONTROLLERS_FILE
+    # Everything else is the plain URDF's.
+    for extra in robot.findall('ros2_control') + gazebo:
+        robot.remove(extra)
+    plain = arm_urdf(config, robot_name='my_arm')
+    assert ET.canonicalize(ET.tostring(robot), strip_text=True) == \
+        ET.canonicalize(plain, strip_text=True)
+
+
+def test_ros2_control_names_and_path_are_escaped():
+    config = ArmConfig(joint_names=('a"<b>', 'c&d'))
+    robot = ET.fromstring(arm_urdf(config, robot_name='r&"', ros2_control='gazebo',
+                                   controllers_file='/x/<a&b>.yaml'))
+    control = robot.find('ros2_control')
+    assert control.get('name') == 'r&"'
+    assert [joint.get('name') for joint in control.findall('joint')] == ['a"<b>', 'c&d']
+    assert robot.find('gazebo/plugin/parameters').text == '/x/<a&b>.yaml'
+
+
+def test_bad_ros2_control_settings_are_rejected():
+    with pytest.raises(ValueError, match="ros2_control: expected one of mock, gazebo, got 'gz'"):
+        arm_urdf(ArmConfig(), ros2_control='gz')
+    with pytest.raises(ValueError, match='controllers_file: the Gazebo plugin needs'):
+        arm_urdf(ArmConfig(), ros2_control='gazebo')
+    # A mock system needs no controllers file (the controller manager gets it on its command
+    # line); without ros2_control the file is not used.
+    assert '<gazebo>' not in arm_urdf(ArmConfig(), ros2_control='mock',
+                                      controllers_file=CONTROLLERS_FILE)
+    assert '<ros2_control' not in arm_urdf(ArmConfig(), controllers_file=CONTROLLERS_FILE)
+
+
+@pytest.mark.parametrize('kind', ['mock', 'gazebo'])
+def test_urdf_with_ros2_control_still_reads_as_the_arm(kind):
+    # robot_state_publisher hands the description with the block to everyone: the IK node's
+    # importer and MuJoCo read the same arm from it.
+    config = load_arm_config(REPO / 'config' / 'servo_arm.yaml')
+    text = _with_control(config, kind)
+    read = arm_from_urdf(text, config.base_frame, 'tool')
+    assert read == arm_from_urdf(arm_urdf(config), config.base_frame, 'tool')
+    model = mujoco.MjModel.from_xml_string(text)
+    assert [model.joint(i).name for i in range(model.njnt)] == list(config.joint_names)

@@ -4,6 +4,7 @@ import math
 import re
 import signal
 
+from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ from ros_harness import signal_inside_publish
 from ros_harness import wait_until
 from ros_harness import write_params
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
@@ -30,6 +33,12 @@ SHOULDER, ELBOW = 'shoulder_joint', 'elbow_joint'
 
 #: Joint angle error (rad) within which the arm counts as at its target.
 ANGLE_TOLERANCE = 1e-3
+
+#: The controller names the module's sim stands in for, and their topics.
+POSITION_CONTROLLER = 'forward_position_controller'
+TRAJECTORY_CONTROLLER = 'joint_trajectory_controller'
+COMMANDS_TOPIC = f'/{POSITION_CONTROLLER}/commands'
+TRAJECTORY_TOPIC = f'/{TRAJECTORY_CONTROLLER}/joint_trajectory'
 
 
 def _command(names, positions):
@@ -52,6 +61,12 @@ class Arm:
 
     def send(self, names, positions):
         self.commands.publish(_command(names, positions))
+
+    def publisher(self, msg_type, topic):
+        """Return a publisher on ``topic`` matched with the sim's subscription."""
+        publisher = self.probe.publisher(msg_type, topic)
+        self.probe.wait_for_subscribers(publisher)
+        return publisher
 
     def wait_at(self, expected, timeout=15.0):
         """Wait for a joint_states message at rest at ``expected`` angles; return it."""
@@ -78,10 +93,19 @@ def own_domain():
 def arm(tmp_path_factory):
     domain = isolate_ros_domain()
     log_dir = tmp_path_factory.mktemp('sim_node')
-    ros_args = ['-p', f'arm_params_file:={DEFAULT_PARAMS}', '-p', 'real_time_factor:=2.0']
+    ros_args = ['-p', f'arm_params_file:={DEFAULT_PARAMS}', '-p', 'real_time_factor:=2.0',
+                '-p', f'position_controller:={POSITION_CONTROLLER}',
+                '-p', f'trajectory_controller:={TRAJECTORY_CONTROLLER}']
     with NodeProcess(MODULE, ros_args=ros_args, domain_id=domain, log_dir=log_dir,
                      name='sim') as node, RosProbe(domain) as probe:
         yield Arm(node, probe)
+
+
+@pytest.fixture(scope='module')
+def controller_inputs(arm):
+    """Return publishers on the module sim's controller topics, ``(commands, trajectory)``."""
+    return (arm.publisher(Float64MultiArray, COMMANDS_TOPIC),
+            arm.publisher(JointTrajectory, TRAJECTORY_TOPIC))
 
 
 def test_publishes_state_and_tip_of_the_configured_arm(arm):
@@ -327,3 +351,149 @@ def test_simulates_the_users_own_urdf(tmp_path, own_domain):
         arm.send(['rail'], [0.3])  # not an arm joint: refused, and the rail stays put
         arm.alive()
         assert 'ignoring unknown joint(s) rail (this arm has hip, knee)' in node.stderr
+
+
+# -- the controllers' topics ------------------------------------------------------------------
+
+
+def _duration(seconds):
+    nanoseconds = int(round(seconds * 1e9))
+    return Duration(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
+
+
+def _trajectory(names, points, stamp=None):
+    """Return a JointTrajectory; ``points`` as ``(time_from_start, positions[, velocities])``."""
+    msg = JointTrajectory(joint_names=list(names))
+    if stamp is not None:
+        msg.header.stamp = stamp
+    for point in points:
+        time_from_start, positions = point[:2]
+        msg.points.append(JointTrajectoryPoint(
+            positions=[float(v) for v in positions],
+            velocities=[float(v) for v in point[2]] if len(point) > 2 else [],
+            time_from_start=_duration(time_from_start)))
+    return msg
+
+
+def _moved_from(arm, start, pose, distance=0.01):
+    """Return a predicate: a joint_states message from index ``start`` on left ``pose``."""
+    def moved():
+        return any(np.abs(np.asarray(msg.position) - pose).max() > distance
+                   for msg in arm.states.messages[start:])
+    return moved
+
+
+def test_follows_position_controller_commands(arm, controller_inputs):
+    commands, _ = controller_inputs
+    arm.send([SHOULDER, ELBOW], START)
+    arm.wait_at(START)
+    # Sent again until the arm moves: the first sample on a new publisher may miss the sim.
+    msg = Float64MultiArray(data=[-0.6, 0.9])  # in joint_names order: shoulder, elbow
+    arm.probe.publish_until(commands, msg, _moved_from(arm, len(arm.states), START))
+    arm.wait_at((-0.6, 0.9))
+    # A joint_commands message takes over again.
+    arm.send([ELBOW], [0.1])
+    arm.wait_at((-0.6, 0.1))
+
+
+def test_follows_a_joint_trajectory_through_its_points(arm, controller_inputs):
+    _, trajectory = controller_inputs
+    arm.send([SHOULDER, ELBOW], (0.0, 0.0))
+    arm.wait_at((0.0, 0.0))
+    first = len(arm.states)
+    # Elbow named first. From (0, 0) out to (0.9, -0.5) in 1 s, held there for 1 s, then to
+    # (0.2, 0.3): the shoulder passes beyond both ends of the motion and the elbow below both,
+    # so only a visit to the middle point explains the extremes. Times are simulated seconds
+    # (2x real time).
+    msg = _trajectory([ELBOW, SHOULDER], [
+        (1.0, (-0.5, 0.9), (0.0, 0.0)),
+        (2.0, (-0.5, 0.9), (0.0, 0.0)),
+        (3.0, (0.3, 0.2), (0.0, 0.0)),
+    ])
+    arm.probe.publish_until(trajectory, msg, _moved_from(arm, first, (0.0, 0.0)))
+    arm.wait_at((0.2, 0.3))
+    positions = np.array([msg.position for msg in arm.states.messages[first:]])
+    assert positions[:, 0].max() == pytest.approx(0.9, abs=0.01)
+    assert positions[:, 1].min() == pytest.approx(-0.5, abs=0.01)
+
+
+def test_trajectory_with_a_stamp_in_the_future(arm, controller_inputs):
+    _, trajectory = controller_inputs
+    arm.send([SHOULDER, ELBOW], START)
+    arm.wait_at(START)
+    first = len(arm.states)
+    stamp = arm.probe.node.get_clock().now().nanoseconds + 500_000_000  # in 0.5 s
+    msg = _trajectory([SHOULDER, ELBOW], [(0.5, (-0.2, 0.7))],
+                      stamp=Duration(sec=stamp // 1_000_000_000, nanosec=stamp % 1_000_000_000))
+    arm.probe.publish_until(trajectory, msg, _moved_from(arm, first, START))
+    arm.wait_at((-0.2, 0.7))
+
+
+#: A trajectory to a pose other than START, and ways to spoil it (each a rule of the trajectory
+#: controller): {case: (message, text of the warning)}.
+_GOOD_POINTS = [(1.0, (0.9, -0.2)), (2.0, (1.0, 0.0))]
+BAD_TRAJECTORIES = {
+    'unknown_joint': (_trajectory([SHOULDER, ELBOW, 'wrist'], [(1.0, (1.0, 0.0, 0.5))]),
+                      'rejected: unknown joint(s) wrist (the controller has shoulder_joint, '
+                      'elbow_joint)'),
+    'missing_joint': (_trajectory([ELBOW], [(1.0, (1.0,))]),
+                      'rejected: joint(s) shoulder_joint missing: every joint of the '
+                      'controller must be named (no partial goals)'),
+    'nan': (_trajectory([SHOULDER, ELBOW], [(1.0, (1.0, math.nan))]),
+            'rejected: point 0: positions of elbow_joint is nan'),
+    'time_not_increasing': (_trajectory([SHOULDER, ELBOW], [(1.0, (0.9, -0.2)),
+                                                            (1.0, (1.0, 0.0))]),
+                            'rejected: time_from_start of points 0 and 1 is 1 s and 1 s'),
+    'velocities_wrong_length': (_trajectory([SHOULDER, ELBOW], [(1.0, (1.0, 0.0), (0.0,))]),
+                                'rejected: point 0: 1 velocities for 2 joint_names'),
+    'last_velocity_nonzero': (_trajectory([SHOULDER, ELBOW], [(1.0, (1.0, 0.0), (0.0, 0.5))]),
+                              "rejected: the last point's velocities must be zero, got "
+                              'elbow_joint 0.5 rad/s'),
+    'ends_in_the_past': (_trajectory([SHOULDER, ELBOW], _GOOD_POINTS, stamp=_duration(1.0)),
+                         'rejected: the trajectory ended (header.stamp plus the last '
+                         'time_from_start)'),
+}
+BAD_COMMANDS_MULTIARRAY = {
+    'wrong_length': (Float64MultiArray(data=[1.0]),
+                     'rejected: expected 2 values (positions of shoulder_joint, elbow_joint, in '
+                     'that order), got 1'),
+    'nan': (Float64MultiArray(data=[1.0, math.nan]),
+            'rejected: data[1] (elbow_joint) is nan; every value must be finite'),
+}
+BAD_CONTROLLER_MESSAGES = (
+    [pytest.param(1, msg, text, id=f'trajectory-{case}')
+     for case, (msg, text) in BAD_TRAJECTORIES.items()]
+    + [pytest.param(0, msg, text, id=f'commands-{case}')
+       for case, (msg, text) in BAD_COMMANDS_MULTIARRAY.items()])
+
+
+@pytest.mark.parametrize('which, msg, text', BAD_CONTROLLER_MESSAGES)
+def test_bad_controller_message_is_rejected_with_a_warning_and_no_motion(
+        arm, controller_inputs, which, msg, text):
+    publisher = controller_inputs[which]
+    topic = (COMMANDS_TOPIC, TRAJECTORY_TOPIC)[which]
+    arm.send([SHOULDER, ELBOW], START)
+    arm.wait_at(START)
+    # Sent until its warning shows (each kind of fault is sent by one test only, so the line is
+    # this message's); then the arm stays where it was (had the message been taken, it would
+    # have left by far more than the tolerance within the 10 states checked).
+    warning = f'{topic}: {text}'
+    arm.probe.publish_until(publisher, msg, lambda: warning in arm.node.stderr,
+                            what=f'the warning {warning!r}')
+    first = len(arm.states)
+    arm.states.wait_for_count(first + 10)
+    for state in arm.states.messages[first:]:
+        np.testing.assert_allclose(state.position, START, atol=ANGLE_TOLERANCE)
+        np.testing.assert_allclose(state.velocity, (0.0, 0.0), atol=1e-2)
+    assert arm.node.returncode is None, arm.node.output()
+
+
+def test_bad_controller_name_exits_with_one_line(tmp_path, own_domain):
+    node = NodeProcess(MODULE, ros_args=['-p', 'trajectory_controller:=bad name'],
+                       domain_id=own_domain, log_dir=tmp_path, name='bad_controller').start()
+    assert node.wait() == 2, node.output()
+    lines = node.stderr.strip().splitlines()
+    assert lines == ["two_bone_ik_sim: invalid parameter trajectory_controller: 'bad name' "
+                     'cannot name a controller: Invalid topic name: topic name must not '
+                     "contain characters other than alphanumerics, '_', '~', '{', or '}':"], \
+        node.output()

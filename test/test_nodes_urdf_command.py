@@ -5,10 +5,12 @@ from pathlib import Path
 import subprocess
 import sys
 
+import pytest
+
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.urdf_export import arm_urdf
-from two_bone_ik.nodes.urdf_command import main
+from two_bone_ik.nodes.urdf_command import default_controllers_file, main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,3 +72,64 @@ def test_cli_picks_the_named_nodes_section(tmp_path, capsys):
     assert captured.out == arm_urdf(ArmConfig())
     assert captured.err.startswith('two_bone_ik_urdf: warning: params file')
     assert '/left_arm/two_bone_ik, /right_arm/two_bone_ik' in captured.err
+
+
+def test_cli_ros2_control_mock(capsys):
+    assert main(['--ros2-control', 'mock']) == 0
+    captured = capsys.readouterr()
+    assert captured.out == arm_urdf(ArmConfig(), ros2_control='mock')
+    assert captured.err == ''
+
+
+def test_cli_ros2_control_gazebo_with_a_controllers_file(tmp_path, capsys, monkeypatch):
+    # A relative path is made absolute: Gazebo's plugin does not run in the caller's directory.
+    controllers = tmp_path / 'controllers.yaml'
+    controllers.write_text('c:\n  ros__parameters:\n    joints: [shoulder_joint, elbow_joint]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(['--ros2-control', 'gazebo', '--controllers-file', 'controllers.yaml']) == 0
+    captured = capsys.readouterr()
+    expected = arm_urdf(ArmConfig(), ros2_control='gazebo', controllers_file=str(controllers))
+    assert captured.out == expected
+    assert captured.err == ''
+
+
+def test_cli_gazebo_defaults_to_the_shipped_controllers_file(capsys):
+    assert default_controllers_file().endswith('config/ros2_controllers.yaml')
+    assert Path(default_controllers_file()).is_file()
+    assert main(['--ros2-control', 'gazebo']) == 0
+    captured = capsys.readouterr()
+    expected = arm_urdf(ArmConfig(), ros2_control='gazebo',
+                        controllers_file=default_controllers_file())
+    assert captured.out == expected
+    assert captured.err == ''  # the shipped file is for the default arm's joints
+
+
+def test_cli_warns_when_the_controllers_are_for_other_joints(capsys):
+    # The servo arm's joints are shoulder_servo, elbow_servo; the shipped controllers name the
+    # default arm's.
+    params = REPO / 'config' / 'servo_arm.yaml'
+    assert main(['--params-file', str(params), '--ros2-control', 'gazebo']) == 0
+    captured = capsys.readouterr()
+    assert '<ros2_control' in captured.out
+    lines = captured.err.splitlines()
+    assert lines == [
+        f'two_bone_ik_urdf: warning: {default_controllers_file()}: {controller} controls '
+        "shoulder_joint, elbow_joint, but the arm's joints are shoulder_servo, elbow_servo"
+        for controller in ('forward_position_controller', 'joint_trajectory_controller')]
+
+
+def test_cli_ros2_control_mistakes(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(['--ros2-control', 'gz'])
+    assert exited.value.code == 2
+    assert "invalid choice: 'gz' (choose from" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(['--ros2-control', 'mock', '--controllers-file', 'c.yaml'])
+    assert exited.value.code == 2
+    assert ('--controllers-file is only used with --ros2-control gazebo'
+            in capsys.readouterr().err)
+    missing = tmp_path / 'missing.yaml'
+    assert main(['--ros2-control', 'gazebo', '--controllers-file', str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ''
+    assert captured.err.startswith(f"two_bone_ik_urdf: error: params file '{missing}'")

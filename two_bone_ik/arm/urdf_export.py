@@ -24,11 +24,19 @@ it keeps the ``tool`` frame and the visual geometry, which MuJoCo would otherwis
 discard. The command line tool :mod:`two_bone_ik.nodes.urdf_command` prints it::
 
     two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf
+
+With ``ros2_control='mock'`` or ``'gazebo'`` it also holds the ``<ros2_control>`` block that
+ros2_control's controller manager reads (hardware ``mock_components/GenericSystem`` or
+``gz_ros2_control/GazeboSimSystem``; per joint a ``position`` command interface, bounded by the
+joint's finite limits, and ``position`` and ``velocity`` state interfaces), and for Gazebo the
+``gz_ros2_control-system`` plugin element that starts the controller manager with a controllers
+YAML (element names as ros2_control's ``component_parser.cpp`` and gz_ros2_control's plugin
+read them, Jazzy).
 """
 
 import math
 from typing import Optional, Sequence, Tuple, Union
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape, quoteattr
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry, cross
@@ -48,6 +56,15 @@ DEFAULT_VELOCITY = 6.0  # rad/s, URDF <limit velocity> (unless the arm has its o
 
 #: How far beyond its finite side a half-open joint range is closed, rad.
 OPEN_SIDE_SPAN = 2.0 * math.tau
+
+#: The ros2_control hardware plugin of each ``ros2_control`` kind.
+ROS2_CONTROL_HARDWARE = {
+    'mock': 'mock_components/GenericSystem',
+    'gazebo': 'gz_ros2_control/GazeboSimSystem',
+}
+
+#: ``filename`` and ``name`` of the Gazebo (gz sim) system plugin that runs ros2_control.
+GZ_ROS2_CONTROL_PLUGIN = ('gz_ros2_control-system', 'gz_ros2_control::GazeboSimROS2ControlPlugin')
 
 #: Local rotations of the link frame (x along the link, z along the normal) that turn a URDF
 #: cylinder's axis (local z) onto x (the link) and onto z (the joint axis).
@@ -134,6 +151,67 @@ def _cylinder_visual(xyz, rpy, radius: float, length: float, material: str) -> s
     )
 
 
+def ros2_control_block(geometry: ArmGeometry, kind: str, name: str,
+                       controllers_file: Optional[str] = None) -> str:
+    """Return the ``<ros2_control>`` element (and Gazebo's plugin element) for the arm.
+
+    Parameters
+    ----------
+    geometry : ArmGeometry
+        The arm: joint names and limits (rad).
+    kind : str
+        ``'mock'`` (``mock_components/GenericSystem``, states computed from the commands) or
+        ``'gazebo'`` (``gz_ros2_control/GazeboSimSystem`` plus the ``<gazebo>`` plugin element).
+    name : str
+        ``<ros2_control name>``.
+    controllers_file : str, optional
+        The controllers YAML the Gazebo plugin starts the controller manager with (its
+        ``<parameters>``); required for ``'gazebo'``, unused for ``'mock'``.
+
+    Returns
+    -------
+    str
+        The elements, indented as children of ``<robot>``.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is unknown, or ``'gazebo'`` comes without ``controllers_file``.
+    """
+    if kind not in ROS2_CONTROL_HARDWARE:
+        raise ValueError(f'ros2_control: expected one of {", ".join(ROS2_CONTROL_HARDWARE)}, '
+                         f'got {kind!r}')
+    if kind == 'gazebo' and not controllers_file:
+        raise ValueError('controllers_file: the Gazebo plugin needs the controllers YAML')
+    parts = [f'  <ros2_control name={quoteattr(name)} type="system">\n'
+             '    <hardware>\n'
+             f'      <plugin>{ROS2_CONTROL_HARDWARE[kind]}</plugin>\n']
+    if kind == 'mock':
+        # Velocity states from the position commands (finite differences), not left at 0.
+        parts.append('      <param name="calculate_dynamics">true</param>\n')
+    parts.append('    </hardware>\n')
+    for joint, lower, upper in zip(geometry.joint_names, geometry.lower_limits,
+                                   geometry.upper_limits):
+        parts.append(f'    <joint name={quoteattr(joint)}>\n'
+                     '      <command_interface name="position">\n')
+        for bound, value in (('min', lower), ('max', upper)):
+            if math.isfinite(value):
+                parts.append(f'        <param name="{bound}">{_num(value)}</param>\n')
+        parts.append('      </command_interface>\n'
+                     '      <state_interface name="position"/>\n'
+                     '      <state_interface name="velocity"/>\n'
+                     '    </joint>\n')
+    parts.append('  </ros2_control>\n')
+    if kind == 'gazebo':
+        filename, plugin = GZ_ROS2_CONTROL_PLUGIN
+        parts.append('  <gazebo>\n'
+                     f'    <plugin filename="{filename}" name="{plugin}">\n'
+                     f'      <parameters>{escape(controllers_file)}</parameters>\n'
+                     '    </plugin>\n'
+                     '  </gazebo>\n')
+    return ''.join(parts)
+
+
 def default_link_radius(arm: Union[ArmConfig, ArmGeometry]) -> float:
     """Link radius used when none is given: slim for small arms, m."""
     return min(MAX_LINK_RADIUS, LINK_RADIUS_PER_REACH * sum(arm.link_lengths))
@@ -143,7 +221,8 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
              link_radius: Optional[float] = None,
              linear_density: float = DEFAULT_LINEAR_DENSITY,
              effort: float = DEFAULT_EFFORT, velocity: Optional[float] = None,
-             mujoco_extension: bool = True) -> str:
+             mujoco_extension: bool = True, ros2_control: Optional[str] = None,
+             controllers_file: Optional[str] = None) -> str:
     """Generate the URDF of a two-bone arm.
 
     Parameters
@@ -168,6 +247,10 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
     mujoco_extension : bool
         Add the ``<mujoco><compiler fusestatic="false" discardvisual="false"/></mujoco>`` block
         so that MuJoCo keeps the ``tool`` body and the visual geometry.
+    ros2_control : {None, 'mock', 'gazebo'}
+        Add the ``<ros2_control>`` block for this hardware (see :func:`ros2_control_block`).
+    controllers_file : str, optional
+        With ``ros2_control='gazebo'``: the controllers YAML the Gazebo plugin loads.
 
     Returns
     -------
@@ -178,7 +261,8 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
     ------
     ValueError
         If ``link_radius``, ``linear_density``, ``effort`` or ``velocity`` is not a positive
-        finite number, or a configured name clashes with a generated one.
+        finite number, a configured name clashes with a generated one, or ``ros2_control`` is
+        unknown (or ``'gazebo'`` without ``controllers_file``).
     """
     geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
     if link_radius is None:
@@ -196,6 +280,8 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
                          f'name {LINK_NAMES + (TOOL_LINK,)}')
     if TOOL_JOINT in geometry.joint_names:
         raise ValueError(f'joint_names: {TOOL_JOINT!r} is the name of the generated fixed joint')
+    control = ('' if ros2_control is None else
+               ros2_control_block(geometry, ros2_control, robot_name, controllers_file))
     normal = geometry.normal
     zero1, zero2 = geometry.zero_angles
     x_link1 = tuple(math.cos(zero1) * a + math.sin(zero1) * b
@@ -268,5 +354,6 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
                  '      <material name="tool_orange"/>\n'
                  '    </visual>\n'
                  '  </link>\n')
+    parts.append(control)
     parts.append('</robot>\n')
     return ''.join(parts)

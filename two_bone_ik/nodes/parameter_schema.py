@@ -167,6 +167,17 @@ SIM_PARAMETERS = (
         'gravity_compensation', BOOL, True, 'Cancel gravity (-z of base_frame) on the links.'),
     INITIAL_POSITIONS._replace(description='Joint readings at start, radians (shoulder, '
                                'elbow).'),
+    ParameterSpec(
+        'position_controller', STRING, '',
+        'Name of the position controller (position_controllers/JointGroupPositionController) '
+        'the sim stands in for: it follows std_msgs/Float64MultiArray on '
+        '<position_controller>/commands (relative), one position per joint in joint_names '
+        'order. Empty: not subscribed.'),
+    ParameterSpec(
+        'trajectory_controller', STRING, '',
+        'Name of the joint_trajectory_controller the sim stands in for: it follows '
+        'trajectory_msgs/JointTrajectory on <trajectory_controller>/joint_trajectory '
+        '(relative) as that controller does. Empty: not subscribed.'),
 )
 
 

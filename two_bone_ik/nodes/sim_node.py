@@ -7,13 +7,24 @@ Topics (relative, so a namespace gives each arm its own set):
 - subscribes ``joint_commands`` (sensor_msgs/JointState): target positions, matched to the arm's
   joints by name; unknown names, NaN/infinite or missing positions are ignored with a throttled
   warning, and joints not named keep their previous target;
+- when ``position_controller`` is set, subscribes ``<position_controller>/commands``
+  (std_msgs/Float64MultiArray, one position per joint in the arm's order), and when
+  ``trajectory_controller`` is set, ``<trajectory_controller>/joint_trajectory``
+  (trajectory_msgs/JointTrajectory, followed as joint_trajectory_controller does): the topics of
+  ros2_controllers' position and trajectory controllers, checked as they check them (see
+  :mod:`two_bone_ik.sim.controller_commands`); a refused message changes nothing and is logged
+  in a warning throttled per kind of fault. The latest accepted command of any input wins (a
+  position command ends a trajectory being followed);
 - publishes ``joint_states`` (sensor_msgs/JointState: position, velocity, effort) and
   ``tip_pose`` (geometry_msgs/PoseStamped, the ``tool`` frame in ``base_frame``) at
   ``publish_rate``.
 
 The physics advances in steps of ``timestep`` so that simulated time follows the wall clock times
 ``real_time_factor``; it catches up before each publication and before applying each command,
-so a command acts from the moment it arrives.
+so a command acts from the moment it arrives. While a trajectory is followed, the position
+targets are its samples at the end of each step. Trajectory times (``time_from_start``) are
+simulated seconds; a nonzero ``header.stamp`` is a time of the node's clock, mapped onto the
+simulated time at reception.
 
 The arm comes from the same parameters as the IK node's (``link_lengths``, ``joint_names``,
 ``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``). Their defaults are
@@ -29,8 +40,11 @@ import sys
 import time
 
 from geometry_msgs.msg import PoseStamped
+from rclpy.exceptions import NameValidationException
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.joint_commands import match_command
@@ -41,7 +55,11 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
 from two_bone_ik.nodes.parameters import ParameterError, SchemaNode, warn_unknown_overrides
+from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.sim.arm_sim import ArmSim, SimError
+from two_bone_ik.sim.controller_commands import CommandRejected, position_command
+from two_bone_ik.sim.controller_commands import trajectory_command
+from two_bone_ik.sim.trajectory_follower import TrajectoryFollower, TrajectoryPoint
 
 NODE_NAME = 'two_bone_ik_sim'
 
@@ -55,8 +73,20 @@ WARNING_THROTTLE = 5.0
 MAX_LAG = 0.25
 
 
+def _seconds(duration) -> float:
+    """Return a ``builtin_interfaces`` Duration or Time as seconds."""
+    return duration.sec + 1e-9 * duration.nanosec
+
+
+def _trajectory_point(point) -> TrajectoryPoint:
+    """Return a ``trajectory_msgs/JointTrajectoryPoint`` as plain values."""
+    return TrajectoryPoint(_seconds(point.time_from_start), tuple(point.positions),
+                           tuple(point.velocities), tuple(point.accelerations),
+                           tuple(point.effort))
+
+
 class SimNode(SchemaNode):
-    """Simulates the arm, follows ``joint_commands``, publishes the measured state.
+    """Simulates the arm, follows its command topics, publishes the measured state.
 
     Parameters
     ----------
@@ -86,6 +116,8 @@ class SimNode(SchemaNode):
         self._geometry = geometry
         self._rate_factor = settings['real_time_factor']
         self._clock = self.get_clock()
+        self._follower = TrajectoryFollower([r is None for r in self._sim.joint_ranges])
+        self._throttle = WarningThrottle(WARNING_THROTTLE)
 
         self._state_msg = JointState()
         self._state_msg.header.frame_id = geometry.base_frame
@@ -98,9 +130,17 @@ class SimNode(SchemaNode):
         self._tip_pub = self.create_publisher(PoseStamped, 'tip_pose', qos)
         self._wall_start = time.monotonic()
         self.create_timer(1.0 / settings['publish_rate'], self._on_timer)
-        # Last, once everything the callback uses exists.
+        # Last, once everything the callbacks use exists.
         self._command_sub = self.create_subscription(
             JointState, 'joint_commands', self._on_command, qos)
+        inputs = [self._command_sub.topic_name]
+        self._position_sub = self._controller_subscription(
+            'position_controller', settings['position_controller'], 'commands',
+            Float64MultiArray, self._on_position_command, qos)
+        self._trajectory_sub = self._controller_subscription(
+            'trajectory_controller', settings['trajectory_controller'], 'joint_trajectory',
+            JointTrajectory, self._on_trajectory, qos)
+        inputs += [sub.topic_name for sub in (self._position_sub, self._trajectory_sub) if sub]
         # The IK node's own parameters may come along in a shared params file.
         warn_unknown_overrides(self, also_known=names(ik_parameters()))
         kp = ', '.join(f'{v:.6g}' for v in self._sim.kp)
@@ -110,7 +150,8 @@ class SimNode(SchemaNode):
             f'ready: arm from {source}: {geometry.describe()}, joints '
             f"{', '.join(geometry.joint_names)}; kp [{kp}] N m/rad, kv [{kv}] N m s/rad, "
             f"gravity {'compensated' if settings['gravity_compensation'] else 'acting'}, step "
-            f'{self._sim.timestep:g} s, {self._rate_factor:g}x real time')
+            f'{self._sim.timestep:g} s, {self._rate_factor:g}x real time; commands on '
+            f"{', '.join(inputs)}")
 
     # -- parameters ---------------------------------------------------------------------------
 
@@ -137,6 +178,17 @@ class SimNode(SchemaNode):
         values = {**defaults, **self.declare_schema(ARM_PARAMETERS, defaults)}
         return ArmConfig.from_mapping(values), values['robot_description'], values['tip_frame']
 
+    def _controller_subscription(self, parameter, controller, topic, msg_type, callback, qos):
+        """Subscribe ``<controller>/<topic>``, or return None if ``controller`` is empty."""
+        if not controller:
+            return None
+        try:
+            return self.create_subscription(msg_type, f'{controller}/{topic}', callback, qos)
+        except (NameValidationException, ValueError) as error:
+            reason = str(error).splitlines()[0]
+            raise ParameterError(f'{parameter}: {controller!r} cannot name a controller: '
+                                 f'{reason}') from None
+
     # -- physics and topics -------------------------------------------------------------------
 
     def _catch_up(self) -> None:
@@ -153,6 +205,15 @@ class SimNode(SchemaNode):
                 throttle_duration_sec=WARNING_THROTTLE)
             self._wall_start += (steps - max_steps) * sim.timestep / self._rate_factor
             steps = max_steps
+        follower = self._follower
+        while steps > 0 and follower.active:
+            # Each step heads for the trajectory's sample at its end, until the last point.
+            end = sim.time + sim.timestep
+            sim.command(follower.sample(end).positions)
+            sim.step(1)
+            steps -= 1
+            if end >= follower.end_time:
+                follower.clear()  # the last point's targets stay
         sim.step(steps)
 
     def _on_timer(self) -> None:
@@ -183,7 +244,43 @@ class SimNode(SchemaNode):
         match = match_command(msg.name, msg.position, self._geometry.joint_names)
         warn_about_command(self.get_logger(), match, msg, self._geometry.joint_names,
                            WARNING_THROTTLE)
-        self._sim.set_targets(match.targets)
+        if match.targets:
+            self._follower.clear()
+            self._sim.set_targets(match.targets)
+
+    def _reject(self, subscription, rejected: CommandRejected) -> None:
+        """Log a refused message, at most once per ``WARNING_THROTTLE`` s per topic and rule."""
+        if self._throttle.allow((subscription.topic_name, rejected.rule)):
+            self.get_logger().warning(f'{subscription.topic_name}: rejected: {rejected}')
+
+    def _on_position_command(self, msg: Float64MultiArray) -> None:
+        self._catch_up()
+        try:
+            positions = position_command(msg.data, self._geometry.joint_names)
+        except CommandRejected as rejected:
+            self._reject(self._position_sub, rejected)
+            return
+        self._follower.clear()
+        self._sim.command(positions)
+
+    def _on_trajectory(self, msg: JointTrajectory) -> None:
+        self._catch_up()
+        sim = self._sim
+        stamp = msg.header.stamp
+        start_delay = None
+        if stamp.sec or stamp.nanosec:  # a zero stamp: start now
+            stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
+            start_delay = 1e-9 * (stamp_ns - self._clock.now().nanoseconds) * self._rate_factor
+        try:
+            trajectory = trajectory_command(
+                msg.joint_names, [_trajectory_point(p) for p in msg.points], start_delay,
+                self._geometry.joint_names)
+        except CommandRejected as rejected:
+            self._reject(self._trajectory_sub, rejected)
+            return
+        start_time = None if start_delay is None else sim.time + start_delay
+        self._follower.start(trajectory.points, sim.time, sim.positions, sim.velocities,
+                             start_time=start_time)
 
     @property
     def sim(self) -> ArmSim:
