@@ -21,6 +21,7 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.arm.urdf_import import arm_from_urdf
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
 from urdf_arms import chain_tip, RAISED_UP
@@ -240,15 +241,33 @@ def test_elbow_switch_through_parameter_service(loop, elbow_restored, elbow, sid
 # -- the closed loop on a URDF with offsets (not the generated one) ---------------------------
 
 
-@pytest.fixture(scope='module')
-def rrbot_loop(tmp_path_factory):
-    """IK node and sim for the RRBot-like URDF, one params file for both, namespace /rrbot."""
+#: The IK node's output (and the sim's matching input), per closed loop: the JointState topic,
+#: a position controller's Float64MultiArray, a trajectory controller's JointTrajectory.
+OUTPUTS = {
+    'joint_commands': ({}, []),
+    'position_controller': (
+        {'publish_joint_commands': False, 'position_controller': 'forward_position_controller'},
+        ['-p', 'position_controller:=forward_position_controller']),
+    'trajectory_controller': (
+        {'publish_joint_commands': False, 'trajectory_controller': 'joint_trajectory_controller'},
+        ['-p', 'trajectory_controller:=joint_trajectory_controller']),
+}
+
+
+@pytest.fixture(scope='module', params=list(OUTPUTS))
+def rrbot_loop(request, tmp_path_factory):
+    """IK node and sim for the RRBot-like URDF, one params file for both, namespace /rrbot.
+
+    The URDF's velocity limits (3 rad/s) make the IK node plan and stream each motion; each
+    parameter of the fixture closes the loop through another output.
+    """
     domain = isolate_ros_domain()
     log_dir = tmp_path_factory.mktemp('rrbot_loop')
+    ik_params, sim_extra = OUTPUTS[request.param]
     params = write_params(log_dir / 'rrbot.yaml', {'robot_description': RAISED_UP,
-                                                   'base_frame': 'base_link'})
+                                                   'base_frame': 'base_link', **ik_params})
     sim_args = ['-r', '__ns:=/rrbot', '-p', f'arm_params_file:={params}',
-                '-p', 'real_time_factor:=2.0']
+                '-p', 'real_time_factor:=2.0'] + sim_extra
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/rrbot'],
                      domain_id=domain, log_dir=log_dir, name='ik') as ik, \
             NodeProcess('two_bone_ik.nodes.sim_node', ros_args=sim_args, domain_id=domain,
@@ -257,11 +276,11 @@ def rrbot_loop(tmp_path_factory):
         targets = probe.publisher(PoseStamped, '/rrbot/target_pose')
         tips = probe.collect(PoseStamped, '/rrbot/tip_pose')
         states = probe.collect(JointState, '/rrbot/joint_states')
-        commands = probe.collect(JointState, '/rrbot/joint_commands')
+        statuses = probe.collect(DiagnosticStatus, '/rrbot/ik_status')
         probe.wait_for_subscribers(targets)
-        for collector in (tips, states, commands):
+        for collector in (tips, states, statuses):
             probe.wait_for_publishers(collector)
-        yield probe, targets, tips, states, commands, (ik, sim)
+        yield probe, targets, tips, states, statuses, (ik, sim)
     for process in (ik, sim):
         assert process.returncode == 0, process.output()
 
@@ -277,26 +296,24 @@ def _rrbot_target(x, y, z):
 @pytest.mark.parametrize('readings', [(0.6, -1.0), (-1.2, 0.5), (2.0, 1.2)])
 def test_urdf_arm_tip_settles_on_the_target(rrbot_loop, readings):
     # The sim simulates the user's URDF; the tip (its tool_link, measured in base_link) settles
-    # within 1 mm of a target the URDF's own kinematics says the arm can reach.
-    probe, targets, tips, states, commands, processes = rrbot_loop
+    # within 1 mm of a target the URDF's own kinematics says the arm can reach, through each of
+    # the IK node's outputs.
+    probe, targets, tips, states, statuses, processes = rrbot_loop
     goal = chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(('joint1', 'joint2'),
                                                                    readings)))
-    start = len(commands)
+    start = len(statuses)
 
-    def commanded():
-        return next((m for m in commands.messages[start:] if np.allclose(
-            chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(m.name, m.position))),
-            goal, atol=1e-9)), None)
-    command = probe.publish_until(targets, _rrbot_target(*goal), commanded, 30.0,
-                                  'the command for the target')
-    after = _nanoseconds(command.header.stamp)
+    def answered():
+        return next((m for m in statuses.messages[start:]
+                     if _about_point(m, goal)), None)
+    status = probe.publish_until(targets, _rrbot_target(*goal), answered, 30.0,
+                                 'the IK node to answer the target')
+    assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
     first = len(tips)
 
     def settled():
         run = 0
         for msg in tips.messages[first:]:
-            if _nanoseconds(msg.header.stamp) <= after:
-                continue
             p = msg.pose.position
             run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
             if run >= SETTLED_SAMPLES:
@@ -310,3 +327,11 @@ def test_urdf_arm_tip_settles_on_the_target(rrbot_loop, readings):
         chain_tip(RAISED_UP, 'base_link', 'tool_link', dict(zip(state.name, state.position))),
         atol=1e-9)
     assert all(process.returncode is None for process in processes)
+
+
+def _about_point(status, goal):
+    """Whether an ik_status is about the target ``goal`` (in base_link, m)."""
+    values = {kv.key: kv.value for kv in status.values}
+    geometry = arm_from_urdf(RAISED_UP, 'base_link')
+    u, v, _ = geometry.to_plane(goal)
+    return values.get('target_distance') == f'{math.hypot(u, v):.6f}'
