@@ -66,7 +66,7 @@ export MPLBACKEND := Agg
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv test lint demo demo-table demo-closed-loop clean distclean
+.PHONY: help venv test lint demo demo-table demo-closed-loop demo-urdf clean distclean
 
 help:
 	@echo 'make test [ROS_DISTRO=jazzy|kilted]   run all tests (default distro: jazzy)'
@@ -107,7 +107,7 @@ lint: $(DEPS_STAMP)
 	$(VPY) -m flake8 two_bone_ik test demo launch bench setup.py
 
 # Each demo is its own target; add more to the list below.
-DEMOS := demo-table demo-closed-loop
+DEMOS := demo-table demo-closed-loop demo-urdf
 demo: $(DEMOS)
 
 demo-table: $(PKG_STAMP)
@@ -116,6 +116,11 @@ demo-table: $(PKG_STAMP)
 # The IK node drives the MuJoCo-simulated arm along a path: prints a table, writes demo.png.
 demo-closed-loop: $(PKG_STAMP)
 	$(VPY) demo/closed_loop_demo.py
+
+# An arm from its URDF (raised shoulder, zero pose up, reversed axes) driven through a
+# ros2_control-style position controller topic with motion limits: a table, demo_urdf.png.
+demo-urdf: $(PKG_STAMP)
+	$(VPY) demo/urdf_arm_demo.py
 
 clean:
 	rm -rf build/lib build/bdist.* two_bone_ik.egg-info .pytest_cache .hypothesis

@@ -371,10 +371,13 @@ class Collector:
         self.probe = probe
         self.topic = topic
         self.messages: List[Any] = []
+        #: When each message arrived (time.monotonic(), s).
+        self.times: List[float] = []
         self.subscription = probe.node.create_subscription(msg_type, topic, self._on_msg, qos)
 
     def _on_msg(self, msg) -> None:
         self.messages.append(msg)
+        self.times.append(time.monotonic())
 
     def __len__(self) -> int:
         return len(self.messages)
