@@ -1,0 +1,177 @@
+"""Closed-form forward and inverse kinematics of a planar two-link arm."""
+
+import math
+from typing import Optional, Sequence, Tuple
+
+from two_bone_ik.solver.angles import wrap_angle
+from two_bone_ik.solver.limits import _into_range, _solve_limited
+from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
+from two_bone_ik.solver.validation import _check_elbow, _check_finite, _check_inputs, _check_limits
+
+_REACHED = IkStatus.REACHED
+_OUT_OF_REACH = IkStatus.OUT_OF_REACH
+_INSIDE_INNER = IkStatus.INSIDE_INNER
+# The scalar fast path looks these up as module globals rather than as attributes of math.
+_tuple_new = tuple.__new__  # builds an IkSolution without the NamedTuple's Python-level __new__
+_atan2 = math.atan2
+_hypot = math.hypot
+_isfinite = math.isfinite
+_sqrt = math.sqrt
+
+
+def forward(q1: float, q2: float, l1: float, l2: float) -> Tuple[float, float]:
+    """Tip position of the arm.
+
+    Parameters
+    ----------
+    q1, q2 : float
+        Joint angles, radians (q2 relative to link 1).
+    l1, l2 : float
+        Link lengths, metres.
+
+    Returns
+    -------
+    tuple of float
+        Tip position (u, v), metres.
+    """
+    a12 = q1 + q2
+    return (l1 * math.cos(q1) + l2 * math.cos(a12), l1 * math.sin(q1) + l2 * math.sin(a12))
+
+
+def elbow_position(q1: float, l1: float) -> Tuple[float, float]:
+    """Elbow position (u, v) in metres for shoulder angle ``q1`` (rad) and link 1 length ``l1``."""
+    return (l1 * math.cos(q1), l1 * math.sin(q1))
+
+
+def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=None,
+          allow_elbow_flip: bool = True,
+          previous: Optional[Sequence[float]] = None) -> IkSolution:
+    """Solve planar two-link inverse kinematics in closed form.
+
+    Parameters
+    ----------
+    x, y : float
+        Target position (u, v) in the arm plane, metres.
+    l1, l2 : float
+        Link lengths, metres, ``>= 0`` (zero-length links are allowed).
+    elbow : {'up', 'down', 'nearest'}
+        Requested branch. ``'nearest'`` picks the branch closest to ``previous`` (``'up'``
+        when ``previous`` is None).
+    limits : sequence of two (lower, upper) pairs, optional
+        Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
+        that side. Angles are brought into range by whole turns where possible.
+    allow_elbow_flip : bool
+        When the requested branch violates a limit, use the other branch if it fits
+        (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
+    previous : sequence of two float, optional
+        Previous configuration (q1, q2) in radians: used by ``'nearest'``, and as q1 when the
+        target is at the origin (where the direction is undefined).
+
+    Returns
+    -------
+    IkSolution
+        The joint angles and the outcome. Out of reach, the angles are the closest reachable
+        pose (stretched toward the target outside, folded toward it inside the inner hole); with
+        limits and no exact fit, the in-limits pose whose tip is closest to the target.
+
+    Raises
+    ------
+    IkInputError
+        If a coordinate or length is NaN or infinite, a length is negative, ``elbow`` is
+        unknown, or a lower limit is above its upper limit.
+    """
+    if not (_isfinite(x + y + l1 + l2) and l1 >= 0.0 and l2 >= 0.0):
+        _check_inputs(x, y, l1, l2)
+
+    # Reach: radius clamped into the workspace annulus [d, s].
+    # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b with
+    # a^2 = (s - rc)(s + rc) and b^2 = (rc - d)(rc + d). It stays exact at full stretch (q2 = 0)
+    # and full fold (q2 = pi), where the arccos form loses half the digits. s - rc and rc - d are
+    # summed from the longer link outward so a tiny link beside a long one keeps its digits.
+    s = l1 + l2
+    if l1 < l2:
+        short, long = l1, l2
+    else:
+        short, long = l2, l1
+    d = long - short
+    r = _hypot(x, y)
+    if r > s:
+        rc = s
+        status = _REACHED if r - s <= REACH_TOLERANCE * s else _OUT_OF_REACH
+        a = 0.0
+        b = 2.0 * _sqrt(l1 * l2)
+    elif r < d:
+        rc = d
+        status = _REACHED if d - r <= REACH_TOLERANCE * s else _INSIDE_INNER
+        a = 2.0 * _sqrt(l1 * l2)
+        b = 0.0
+    else:
+        rc = r
+        status = _REACHED
+        a = (long - r) + short
+        b = (r - long) + short
+        a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
+        b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
+    # The shoulder angle is the target's direction turned back by the offset
+    # atan2(sign a b, rc^2 + l1^2 - l2^2) (rc^2 - l2^2 factored for the same reason), done as one
+    # rotation of (x, y): one atan2, no division, and no wrapping. With l1 = 0 the offset is 0.
+    if elbow == 'up':
+        sign = -1.0
+    elif elbow == 'down':
+        sign = 1.0
+    else:
+        sign = None
+    if r > 0.0:
+        if sign is None:
+            _check_elbow(elbow)
+            sign = _nearest_sign(_atan2(y, x), a, b, rc, l1, l2, previous)
+        sab = sign * a * b
+        adjacent = (rc - l2) * (rc + l2) + l1 * l1 if l1 > 0.0 else 1.0
+        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
+    else:
+        # At the origin the direction is undefined: keep the previous shoulder angle.
+        q1 = 0.0 if previous is None else wrap_angle(float(previous[0]))
+        if sign is None:
+            _check_elbow(elbow)
+            sign = _nearest_sign(q1, a, b, rc, l1, l2, previous)
+    q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+    if limits is not None:
+        limits = _check_limits(limits)
+        fit1 = _into_range(q1, *limits[0])
+        fit2 = _into_range(q2, *limits[1])
+        if fit1 is None or fit2 is None:
+            phi = _atan2(y, x) if r > 0.0 else q1
+            return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, rc, sign, status, limits,
+                                  allow_elbow_flip)
+        q1, q2 = fit1, fit2
+
+    # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
+    # in reach (exact up to rounding of the angles).
+    if rc == r:
+        tip = (x, y)
+        error = 0.0
+    elif r > 0.0:
+        scale = rc / r
+        tip = (x * scale, y * scale)
+        error = r - rc if r > rc else rc - r
+    else:
+        tip = forward(q1, q2, l1, l2)
+        error = rc
+    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error,
+                                   'up' if sign < 0.0 else 'down'))
+
+
+def _nearest_sign(phi: float, a: float, b: float, rc: float, l1: float, l2: float,
+                  previous: Optional[Sequence[float]]) -> float:
+    """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one)."""
+    if previous is None:
+        return -1.0
+    p1, p2 = float(previous[0]), float(previous[1])
+    _check_finite('previous q1', p1)
+    _check_finite('previous q2', p2)
+    q2_abs = 2.0 * math.atan2(a, b)
+    offset = math.atan2(a * b, (rc - l2) * (rc + l2) + l1 * l1)
+    cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2
+    cost_down = wrap_angle(phi - offset - p1) ** 2 + wrap_angle(q2_abs - p2) ** 2
+    return -1.0 if cost_up <= cost_down else 1.0

@@ -1,0 +1,71 @@
+"""Input checks shared by the solvers: each raises IkInputError naming the bad value."""
+
+import math
+from typing import Tuple
+
+import numpy as np
+
+from two_bone_ik.solver.results import IkInputError
+
+
+def _check_finite(name: str, value: float) -> None:
+    if not math.isfinite(value):
+        raise IkInputError(f'{name} must be finite, got {float(value)!r}')
+
+
+def _check_inputs(x: float, y: float, l1: float, l2: float) -> None:
+    """Raise IkInputError naming the first bad value among the target and the lengths."""
+    _check_finite('x', x)
+    _check_finite('y', y)
+    for name, length in (('l1', l1), ('l2', l2)):
+        _check_finite(name, length)
+        if length < 0.0:
+            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
+    raise IkInputError(f'inputs too large to solve: x={x!r}, y={y!r}, l1={l1!r}, l2={l2!r}')
+
+
+def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
+    """Return limits as a tuple of ``count`` (lower, upper) float pairs, or raise."""
+    try:
+        pairs = tuple((float(lo), float(hi)) for lo, hi in limits)
+    except (TypeError, ValueError) as exc:
+        raise IkInputError(
+            f'limits must be {count} (lower, upper) pairs in radians, got {limits!r}') from exc
+    if len(pairs) != count:
+        raise IkInputError(f'limits must have {count} (lower, upper) pairs, got {len(pairs)}')
+    for joint, (lo, hi) in enumerate(pairs, start=1):
+        if math.isnan(lo) or math.isnan(hi):
+            raise IkInputError(f'joint {joint} limits must not be NaN, got ({lo!r}, {hi!r})')
+        if lo > hi:
+            raise IkInputError(
+                f'joint {joint} lower limit {lo!r} rad is above upper limit {hi!r} rad')
+    return pairs
+
+
+def _check_elbow(elbow: str) -> None:
+    if elbow not in ('up', 'down', 'nearest'):
+        raise IkInputError(f"elbow must be 'up', 'down' or 'nearest', got {elbow!r}")
+
+
+def _check_batch_inputs(xy, l1, l2, previous):
+    """Return xy (n, 2), l1, l2 and previous (n, 2) or None as floats, or raise."""
+    xy = np.asarray(xy, dtype=float)
+    if xy.ndim != 2 or xy.shape[1] != 2:
+        raise IkInputError(f'xy must have shape (n, 2), got {xy.shape}')
+    l1, l2 = float(l1), float(l2)
+    for name, length in (('l1', l1), ('l2', l2)):
+        _check_finite(name, length)
+        if length < 0.0:
+            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
+    if not np.isfinite(xy).all():
+        row, col = np.argwhere(~np.isfinite(xy))[0]
+        raise IkInputError(f'xy[{row}, {col}] must be finite, got {float(xy[row, col])!r}')
+    if previous is not None:
+        previous = np.asarray(previous, dtype=float)
+        if previous.shape != xy.shape:
+            raise IkInputError(f'previous must have shape {xy.shape}, got {previous.shape}')
+        if not np.isfinite(previous).all():
+            row, col = np.argwhere(~np.isfinite(previous))[0]
+            raise IkInputError(
+                f'previous[{row}, {col}] must be finite, got {float(previous[row, col])!r}')
+    return xy, l1, l2, previous
