@@ -2,7 +2,7 @@
 
 import math
 
-from fk_oracle import arm_tip, elbow_point
+from fk_oracle import arm_tip, elbow_point, tip_distance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
@@ -99,6 +99,15 @@ def test_inside_the_inner_hole_folds_toward_the_target(l1, l2, expected_q1):
     assert solution.tip == pytest.approx((-0.05, 0.0), abs=1e-15)
     assert arm_tip(solution.q1, solution.q2, l1, l2) == pytest.approx((-0.05, 0.0), abs=1e-15)
     assert solution.error == pytest.approx(0.04, abs=1e-15)
+
+
+@pytest.mark.parametrize('l1, l2', [(1.0, 1e16), (1e16, 1.0), (1e-3, 1e100)])
+def test_folds_toward_the_target_when_the_short_link_is_below_the_long_ones_rounding(l1, l2):
+    # l2 - l1 rounds to l2: the fold direction must still come from which link is longer.
+    solution = solve(0.0, 1e-3 * max(l1, l2), l1, l2)
+    assert solution.status is IkStatus.INSIDE_INNER
+    u, v = arm_tip(solution.q1, solution.q2, l1, l2)
+    assert v > 0.0  # on the target's side of the shoulder, not opposite it
 
 
 def test_target_at_origin_with_equal_links_is_reached_folded():
@@ -273,3 +282,23 @@ def test_property_a_bad_value_anywhere_raises_naming_it(values, position, bad):
     values[position] = bad
     with pytest.raises(IkInputError, match=rf'^{names[position]} must be'):
         solve(*values)
+
+
+# Sizes from a millimetre to the largest solvable (MAX_MAGNITUDE = 1e100 m), log-uniform.
+magnitude = st.floats(min_value=-3.0, max_value=100.0).map(lambda e: 10.0 ** e)
+coordinate = st.one_of(st.just(0.0), magnitude, magnitude.map(lambda m: -m))
+length_or_zero = st.one_of(st.just(0.0), magnitude)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(x=coordinate, y=coordinate, l1=length_or_zero, l2=length_or_zero,
+       elbow=st.sampled_from(['up', 'down', 'nearest']))
+def test_property_any_magnitude_up_to_the_limit_is_solved(x, y, l1, l2, elbow):
+    solution = solve(x, y, l1, l2, elbow=elbow)
+    values = (solution.q1, solution.q2, *solution.tip, solution.error)
+    assert all(math.isfinite(value) for value in values)
+    distance = tip_distance(solution.q1, solution.q2, l1, l2, x, y)
+    if solution.reachable:
+        assert distance <= 1e-9 * (l1 + l2)
+    scale = max(l1 + l2, math.hypot(x, y))
+    assert abs(solution.error - distance) <= 1e-9 * scale

@@ -2,7 +2,7 @@
 
 import math
 
-from fk_oracle import arm_tip, arm_tips
+from fk_oracle import arm_tip, arm_tips, tip_distance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
@@ -169,3 +169,25 @@ def test_property_limited_result_is_inside_and_not_beaten_by_grid(
         on_side = wrapped * side >= -1e-12 or abs(abs(wrapped) - math.pi) < 1e-12
         side_possible = not math.isinf(best)
         assert on_side or not side_possible
+
+
+# Sizes from a millimetre to the largest solvable (MAX_MAGNITUDE = 1e100 m), log-uniform.
+magnitude = st.floats(min_value=-3.0, max_value=100.0).map(lambda e: 10.0 ** e)
+coordinate = st.one_of(st.just(0.0), magnitude, magnitude.map(lambda m: -m))
+limit_pair = st.one_of(
+    st.tuples(st.floats(-4.0, 3.0), st.floats(0.0, 7.0)).map(lambda p: (p[0], p[0] + p[1])),
+    st.floats(-4.0, 3.0).map(lambda lo: (lo, math.inf)),
+    st.floats(-4.0, 3.0).map(lambda hi: (-math.inf, hi)),
+    st.just((-math.inf, math.inf)))
+
+
+@settings(max_examples=600, deadline=None)
+@given(x=coordinate, y=coordinate, l1=magnitude, l2=magnitude, limits=st.tuples(limit_pair,
+       limit_pair), elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_any_magnitude_with_limits_is_solved(x, y, l1, l2, limits, elbow, flip):
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    values = (solution.q1, solution.q2, *solution.tip, solution.error)
+    assert all(math.isfinite(value) for value in values)
+    assert_inside(solution, limits)
+    if solution.reachable:
+        assert tip_distance(solution.q1, solution.q2, l1, l2, x, y) <= 1e-9 * (l1 + l2)

@@ -35,6 +35,7 @@ from two_bone_ik.solver.results import (
     REACH_TOLERANCE,
 )
 from two_bone_ik.solver.seek import seek
+from two_bone_ik.solver.validation import MAX_MAGNITUDE
 
 __all__ = [
     'CcdSolution',
@@ -43,6 +44,7 @@ __all__ = [
     'IkSolution',
     'IkStatus',
     'LIMIT_TOLERANCE',
+    'MAX_MAGNITUDE',
     'REACH_TOLERANCE',
     'elbow_position',
     'forward',

@@ -37,8 +37,10 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     Raises
     ------
     IkInputError
-        If ``xy`` has the wrong shape or a NaN or infinite value, a length is negative or not
-        finite, ``elbow`` is unknown, or a lower limit is above its upper limit.
+        If ``xy`` has the wrong shape, or a value of ``xy`` or a length is NaN, infinite or
+        beyond :data:`MAX_MAGNITUDE` (1e100 m) in absolute value (the message names the row and
+        column), a length is negative, ``elbow`` is unknown, or a lower limit is above its upper
+        limit.
     """
     xy, l1, l2, previous = _check_batch_inputs(xy, l1, l2, previous)
     _check_elbow(elbow)
@@ -81,6 +83,10 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         adjacent += l1 * l1
     else:
         adjacent = np.ones_like(rc)
+    if outside.any() or inside.any():
+        # As in solve: stretched or folded, only the sign of adjacent counts; set it exactly.
+        adjacent[outside] = 1.0
+        adjacent[inside] = -1.0 if 0.0 < l1 < l2 else 1.0
     at_origin = r == 0.0
     any_at_origin = bool(at_origin.any())
     phi = None
@@ -125,8 +131,8 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
 def _radius(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Distances (m) of points from the origin: np.hypot's result, several times faster.
 
-    The plain square root is exact to rounding unless a square overflows or underflows; then
-    np.hypot does the whole batch.
+    The plain square root is exact to rounding unless a square underflows (it cannot overflow
+    for coordinates within MAX_MAGNITUDE); then np.hypot does the whole batch.
     """
     with np.errstate(over='ignore', under='ignore'):
         r = x * x
@@ -134,7 +140,7 @@ def _radius(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     np.sqrt(r, out=r)
     if r.size == 0:
         return r
-    if r.max() >= 1e150 or (r.min() < 1e-150 and np.any(
-            (r < 1e-150) & ((x != 0.0) | (y != 0.0)))):
+    # Coordinates within MAX_MAGNITUDE (1e100 m) cannot overflow here; tiny ones can underflow.
+    if r.min() < 1e-150 and np.any((r < 1e-150) & ((x != 0.0) | (y != 0.0))):
         return np.hypot(x, y)
     return r

@@ -8,7 +8,7 @@ import numpy as np
 from two_bone_ik.solver.angles import wrap_angle
 from two_bone_ik.solver.limits import _into_range
 from two_bone_ik.solver.results import CcdSolution, IkInputError
-from two_bone_ik.solver.validation import _check_limits
+from two_bone_ik.solver.validation import _check_limits, _check_magnitude
 
 
 def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
@@ -43,8 +43,9 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
     Raises
     ------
     IkInputError
-        On NaN or infinite values, negative lengths, mismatched shapes, a lower limit above its
-        upper limit, or a non-positive tolerance.
+        On NaN or infinite values, a coordinate or length beyond :data:`MAX_MAGNITUDE` (1e100 m)
+        in absolute value, negative lengths, mismatched shapes, a lower limit above its upper
+        limit, or a non-positive tolerance.
     """
     target = np.asarray(target, dtype=float)
     lengths = np.asarray(lengths, dtype=float)
@@ -54,6 +55,9 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
     if lengths.ndim != 1 or lengths.size == 0 or not np.isfinite(lengths).all() \
             or (lengths < 0.0).any():
         raise IkInputError(f'lengths must be non-negative finite values, got {lengths!r}')
+    for name, values in (('target', target), ('lengths', lengths)):
+        for i, value in enumerate(values.tolist()):
+            _check_magnitude(f'{name}[{i}]', value)
     if angles.shape != lengths.shape or not np.isfinite(angles).all():
         raise IkInputError(f'initial must be {lengths.size} finite angles, got {angles!r}')
     if not (math.isfinite(tolerance) and tolerance > 0.0):

@@ -15,7 +15,6 @@ _INSIDE_INNER = IkStatus.INSIDE_INNER
 _tuple_new = tuple.__new__  # builds an IkSolution without the NamedTuple's Python-level __new__
 _atan2 = math.atan2
 _hypot = math.hypot
-_isfinite = math.isfinite
 _sqrt = math.sqrt
 
 
@@ -77,10 +76,13 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     Raises
     ------
     IkInputError
-        If a coordinate or length is NaN or infinite, a length is negative, ``elbow`` is
-        unknown, or a lower limit is above its upper limit.
+        If a coordinate or length is NaN, infinite or beyond :data:`MAX_MAGNITUDE` (1e100 m) in
+        absolute value, a length is negative, ``elbow`` is unknown, or a lower limit is above
+        its upper limit.
     """
-    if not (_isfinite(x + y + l1 + l2) and l1 >= 0.0 and l2 >= 0.0):
+    # Every value finite and within MAX_MAGNITUDE (1e100 m; NaN fails every comparison).
+    if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and 0.0 <= l1 <= 1e100
+            and 0.0 <= l2 <= 1e100):
         _check_inputs(x, y, l1, l2)
 
     # Reach: radius clamped into the workspace annulus [d, s].
@@ -95,16 +97,23 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         short, long = l2, l1
     d = long - short
     r = _hypot(x, y)
+    # The shoulder angle is the target's direction turned back by the offset
+    # atan2(sign a b, adjacent), adjacent = rc^2 + l1^2 - l2^2 (rc^2 - l2^2 factored for the same
+    # reason), done as one rotation of (x, y): one atan2, no division, and no wrapping. With
+    # l1 = 0 the offset is 0. Stretched (a = 0) or folded (b = 0) only adjacent's sign counts:
+    # it is set exactly, as a short link below the rounding of a long one would lose it.
     if r > s:
         rc = s
         status = _REACHED if r - s <= REACH_TOLERANCE * s else _OUT_OF_REACH
         a = 0.0
         b = 2.0 * _sqrt(l1 * l2)
+        adjacent = 1.0
     elif r < d:
         rc = d
         status = _REACHED if d - r <= REACH_TOLERANCE * s else _INSIDE_INNER
         a = 2.0 * _sqrt(l1 * l2)
         b = 0.0
+        adjacent = -1.0 if 0.0 < l1 < l2 else 1.0  # the longer link points at the target
     else:
         rc = r
         status = _REACHED
@@ -112,9 +121,7 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         b = (r - long) + short
         a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
         b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
-    # The shoulder angle is the target's direction turned back by the offset
-    # atan2(sign a b, rc^2 + l1^2 - l2^2) (rc^2 - l2^2 factored for the same reason), done as one
-    # rotation of (x, y): one atan2, no division, and no wrapping. With l1 = 0 the offset is 0.
+        adjacent = (r - l2) * (r + l2) + l1 * l1 if l1 > 0.0 else 1.0
     if elbow == 'up':
         sign = -1.0
     elif elbow == 'down':
@@ -124,16 +131,15 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     if r > 0.0:
         if sign is None:
             _check_elbow(elbow)
-            sign = _nearest_sign(_atan2(y, x), a, b, rc, l1, l2, previous)
+            sign = _nearest_sign(_atan2(y, x), a, b, adjacent, previous)
         sab = sign * a * b
-        adjacent = (rc - l2) * (rc + l2) + l1 * l1 if l1 > 0.0 else 1.0
         q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
     else:
         # At the origin the direction is undefined: keep the previous shoulder angle.
         q1 = 0.0 if previous is None else wrap_angle(float(previous[0]))
         if sign is None:
             _check_elbow(elbow)
-            sign = _nearest_sign(q1, a, b, rc, l1, l2, previous)
+            sign = _nearest_sign(q1, a, b, adjacent, previous)
     q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
 
     if limits is not None:
@@ -142,8 +148,8 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         fit2 = _into_range(q2, *limits[1])
         if fit1 is None or fit2 is None:
             phi = _atan2(y, x) if r > 0.0 else q1
-            return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, rc, sign, status, limits,
-                                  allow_elbow_flip)
+            return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, adjacent, sign, status,
+                                  limits, allow_elbow_flip)
         q1, q2 = fit1, fit2
 
     # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
@@ -162,7 +168,7 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
                                    'up' if sign < 0.0 else 'down'))
 
 
-def _nearest_sign(phi: float, a: float, b: float, rc: float, l1: float, l2: float,
+def _nearest_sign(phi: float, a: float, b: float, adjacent: float,
                   previous: Optional[Sequence[float]]) -> float:
     """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one)."""
     if previous is None:
@@ -171,7 +177,7 @@ def _nearest_sign(phi: float, a: float, b: float, rc: float, l1: float, l2: floa
     _check_finite('previous q1', p1)
     _check_finite('previous q2', p2)
     q2_abs = 2.0 * math.atan2(a, b)
-    offset = math.atan2(a * b, (rc - l2) * (rc + l2) + l1 * l1)
+    offset = math.atan2(a * b, adjacent)
     cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2
     cost_down = wrap_angle(phi - offset - p1) ** 2 + wrap_angle(q2_abs - p2) ** 2
     return -1.0 if cost_up <= cost_down else 1.0

@@ -88,12 +88,13 @@ def _search_ranges(lo2: float, hi2: float, sign: float, allow_elbow_flip: bool) 
     return [(lo2, hi2)]
 
 
-def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, rc, sign, status, limits, allow_elbow_flip):
+def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits,
+                   allow_elbow_flip):
     """Solve when the closed-form pose violates a joint limit: flip, or find the closest pose."""
     (lo1, hi1), (lo2, hi2) = limits
     fit1 = fit2 = None
     if allow_elbow_flip and status is IkStatus.REACHED and ab > 0.0:
-        other_q1 = wrap_angle(phi - math.atan2(-sign * ab, (rc - l2) * (rc + l2) + l1 * l1))
+        other_q1 = wrap_angle(phi - math.atan2(-sign * ab, adjacent))
         fit1 = _into_range(other_q1, lo1, hi1)
         fit2 = _into_range(-q2, lo2, hi2)
         if fit1 is not None and fit2 is not None:

@@ -7,21 +7,47 @@ import numpy as np
 
 from two_bone_ik.solver.results import IkInputError
 
+#: Largest coordinate or link length, metres, in absolute value, that the solvers accept. Within
+#: it no intermediate result overflows (squares and products of two or three such values stay
+#: below 1.8e308); anything larger raises IkInputError.
+MAX_MAGNITUDE = 1e100
+
 
 def _check_finite(name: str, value: float) -> None:
     if not math.isfinite(value):
         raise IkInputError(f'{name} must be finite, got {float(value)!r}')
 
 
+def _show(value: float) -> str:
+    """Shortest exact text of a float: ``-1e+308`` rather than ``-1e308`` or 18 digits."""
+    short = f'{value:g}'
+    return short if float(short) == value else repr(float(value))
+
+
+def _check_magnitude(name: str, value: float) -> None:
+    """Raise IkInputError if ``value`` (m, finite) is beyond MAX_MAGNITUDE."""
+    if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+        raise IkInputError(f'{name} is too large to solve exactly: {_show(value)} m '
+                           f'(limit {_show(MAX_MAGNITUDE)} m)')
+
+
+def _check_length(name: str, length: float) -> None:
+    _check_finite(name, length)
+    if length < 0.0:
+        raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
+    _check_magnitude(name, length)
+
+
 def _check_inputs(x: float, y: float, l1: float, l2: float) -> None:
-    """Raise IkInputError naming the first bad value among the target and the lengths."""
-    _check_finite('x', x)
-    _check_finite('y', y)
-    for name, length in (('l1', l1), ('l2', l2)):
-        _check_finite(name, length)
-        if length < 0.0:
-            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
-    raise IkInputError(f'inputs too large to solve: x={x!r}, y={y!r}, l1={l1!r}, l2={l2!r}')
+    """Raise IkInputError naming the first bad value among the target and the lengths.
+
+    Each coordinate must be finite and within MAX_MAGNITUDE; each length also non-negative.
+    """
+    for name, value in (('x', x), ('y', y)):
+        _check_finite(name, value)
+        _check_magnitude(name, value)
+    _check_length('l1', l1)
+    _check_length('l2', l2)
 
 
 def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
@@ -53,13 +79,13 @@ def _check_batch_inputs(xy, l1, l2, previous):
     if xy.ndim != 2 or xy.shape[1] != 2:
         raise IkInputError(f'xy must have shape (n, 2), got {xy.shape}')
     l1, l2 = float(l1), float(l2)
-    for name, length in (('l1', l1), ('l2', l2)):
-        _check_finite(name, length)
-        if length < 0.0:
-            raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
-    if not np.isfinite(xy).all():
-        row, col = np.argwhere(~np.isfinite(xy))[0]
-        raise IkInputError(f'xy[{row}, {col}] must be finite, got {float(xy[row, col])!r}')
+    _check_length('l1', l1)
+    _check_length('l2', l2)
+    # min and max pass NaN on, so one test of each finds every non-finite or too large value.
+    if xy.size and not (xy.min() >= -MAX_MAGNITUDE and xy.max() <= MAX_MAGNITUDE):
+        row, col = np.argwhere(~(np.abs(xy) <= MAX_MAGNITUDE))[0]
+        _check_finite(f'xy[{row}, {col}]', float(xy[row, col]))
+        _check_magnitude(f'xy[{row}, {col}]', float(xy[row, col]))
     if previous is not None:
         previous = np.asarray(previous, dtype=float)
         if previous.shape != xy.shape:

@@ -1,0 +1,66 @@
+"""Tests of input validation shared by the solvers: two_bone_ik.solver.validation."""
+
+import math
+
+import numpy as np
+import pytest
+
+from two_bone_ik.solver import IkInputError, MAX_MAGNITUDE, solve, solve_batch, solve_ccd
+
+SERVO = ((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2))
+ABOVE = math.nextafter(1e100, math.inf)
+
+
+def test_max_magnitude_is_1e100_metres():
+    assert MAX_MAGNITUDE == 1e100
+
+
+@pytest.mark.parametrize('limits', [None, SERVO])
+@pytest.mark.parametrize('args, message', [
+    ((-1e308, 1.7e308, 0.3, 0.25), r'^x is too large to solve exactly: -1e\+308 m '
+                                   r'\(limit 1e\+100 m\)$'),
+    ((1e308, -1e308, 0.3, 0.25), r'^x is too large to solve exactly: 1e\+308 m'),
+    ((0.1, -1e101, 0.3, 0.25), r'^y is too large to solve exactly: -1e\+101 m '
+                               r'\(limit 1e\+100 m\)$'),
+    ((0.1, 0.2, 2e100, 0.25), r'^l1 is too large to solve exactly: 2e\+100 m'),
+    ((0.1, 0.2, 0.3, ABOVE), r'^l2 is too large to solve exactly: 1.0000000000000002e\+100 m'),
+])
+def test_solve_rejects_values_too_large_to_solve_exactly(args, message, limits):
+    # Before: with limits, (-1e308, 1.7e308) crashed with a TypeError, and (1e308, -1e308) was
+    # answered while (1e308, 1e308) was rejected.
+    with pytest.raises(IkInputError, match=message):
+        solve(*args, limits=limits)
+
+
+@pytest.mark.parametrize('limits', [None, SERVO])
+def test_values_of_exactly_the_limit_are_solved(limits):
+    for args in ((1e100, -1e100, 1e100, 1e100), (-1e100, 1e100, 1e100, 0.0),
+                 (1e100, 1e100, 0.3, 0.25)):
+        solution = solve(*args, limits=limits)
+        assert math.isfinite(solution.q1) and math.isfinite(solution.q2)
+        assert all(math.isfinite(value) for value in (*solution.tip, solution.error))
+
+
+def test_batch_names_the_row_and_column_too_large():
+    xy = [[0.1, 0.2], [0.3, 1e300], [2e100, 0.0]]
+    with pytest.raises(IkInputError, match=r'^xy\[1, 1\] is too large to solve exactly: '
+                                           r'1e\+300 m \(limit 1e\+100 m\)$'):
+        solve_batch(xy, 0.3, 0.25)
+    with pytest.raises(IkInputError, match=r'^xy\[1, 1\] is too large'):
+        solve_batch(xy, 0.3, 0.25, limits=SERVO)
+    with pytest.raises(IkInputError, match=r'^l2 is too large to solve exactly: 1e\+101 m'):
+        solve_batch([[0.1, 0.2]], 0.3, 1e101)
+    with pytest.raises(IkInputError, match=r'^xy\[0, 0\] must be finite, got nan'):
+        solve_batch([[math.nan, 1e300]], 0.3, 0.25)
+    batch = solve_batch([[1e100, -1e100], [-1e100, 0.0]], 1e100, 1e100, limits=SERVO)
+    assert np.isfinite(batch.q).all() and np.isfinite(batch.error).all()
+
+
+def test_ccd_names_the_value_too_large():
+    with pytest.raises(IkInputError, match=r'^target\[0\] is too large to solve exactly: '
+                                           r'-1e\+200 m \(limit 1e\+100 m\)$'):
+        solve_ccd((-1e200, 0.0), (0.3, 0.25), (0.0, 0.0))
+    with pytest.raises(IkInputError, match=r'^lengths\[1\] is too large to solve exactly'):
+        solve_ccd((0.1, 0.0), (0.3, 1e200), (0.0, 0.0))
+    result = solve_ccd((1e100, 0.0), (1e100, 0.5e100), (0.1, 0.1))
+    assert np.isfinite(result.angles).all() and math.isfinite(result.error)
