@@ -191,3 +191,28 @@ def test_property_any_magnitude_with_limits_is_solved(x, y, l1, l2, limits, elbo
     assert_inside(solution, limits)
     if solution.reachable:
         assert tip_distance(solution.q1, solution.q2, l1, l2, x, y) <= 1e-9 * (l1 + l2)
+
+
+# Finite limits anywhere within MAX_JOINT_LIMIT (1e5 rad): narrow, a few turns, or very wide.
+far_limit = st.floats(min_value=-1e5, max_value=1e5)
+width = st.one_of(st.floats(0.0, 2 * TWO_PI), st.floats(0.0, 2e5))
+far_pair = st.one_of(
+    st.tuples(far_limit, width).map(lambda p: (p[0], min(p[0] + p[1], 1e5))),
+    far_limit.map(lambda lo: (lo, math.inf)),
+    far_limit.map(lambda hi: (-math.inf, hi)))
+
+
+@settings(max_examples=600, deadline=None)
+@given(l1=st.floats(0.01, 1.0), l2=st.floats(0.01, 1.0), fraction=st.floats(0.0, 1.3),
+       angle=st.floats(-math.pi, math.pi), limits=st.tuples(far_pair, far_pair),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_limits_far_from_zero_keep_the_tip_exact(
+        l1, l2, fraction, angle, limits, elbow, flip):
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert_inside(solution, limits)
+    distance = tip_distance(solution.q1, solution.q2, l1, l2, x, y)
+    if solution.reachable:
+        assert distance <= 1e-9 * (l1 + l2)
+    assert solution.error == pytest.approx(distance, abs=1e-9 * (l1 + l2))

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import IkInputError, MAX_MAGNITUDE, solve, solve_batch, solve_ccd
+from two_bone_ik.solver import (IkInputError, MAX_JOINT_LIMIT, MAX_MAGNITUDE, solve, solve_batch,
+                                solve_ccd)
 
 SERVO = ((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2))
 ABOVE = math.nextafter(1e100, math.inf)
@@ -64,3 +65,35 @@ def test_ccd_names_the_value_too_large():
         solve_ccd((0.1, 0.0), (0.3, 1e200), (0.0, 0.0))
     result = solve_ccd((1e100, 0.0), (1e100, 0.5e100), (0.1, 0.1))
     assert np.isfinite(result.angles).all() and math.isfinite(result.error)
+
+
+def test_max_joint_limit_is_1e5_radians():
+    assert MAX_JOINT_LIMIT == 1e5
+
+
+@pytest.mark.parametrize('limits, message', [
+    (((-1e12, 0.0), (-1.0, 1.0)), r'^joint 1 lower limit -1e\+12 rad is beyond the supported '
+                                  r'\+-1e\+05 rad \(use -inf for an unlimited side\)$'),
+    (((-1.7e308, 0.0), (-1.0, 1.0)), r'^joint 1 lower limit -1.7e\+308 rad is beyond'),
+    (((0.0, 1.0), (-1.0, 100000.5)), r'^joint 2 upper limit 100000.5 rad is beyond the '
+                                     r'supported \+-1e\+05 rad \(use inf for an unlimited'),
+    (((math.inf, math.inf), (-1.0, 1.0)), r'^joint 1 lower limit must be finite or -inf, got inf'),
+    (((0.0, 1.0), (-math.inf, -math.inf)), r'^joint 2 upper limit must be finite or inf'),
+])
+def test_limits_beyond_the_supported_magnitude_raise(limits, message):
+    # Before: lower limit -1e12 gave q1 near -1e12 rad, status REACHED and a tip 5e-5 m off;
+    # -1.7e308 crashed.
+    with pytest.raises(IkInputError, match=message):
+        solve(0.3, 0.2, 0.3, 0.25, limits=limits)
+    with pytest.raises(IkInputError, match=message):
+        solve_batch([[0.3, 0.2]], 0.3, 0.25, limits=limits)
+    with pytest.raises(IkInputError, match=message):
+        solve_ccd((0.3, 0.2), (0.3, 0.25), (0.0, 0.0), limits=limits)
+
+
+def test_limits_of_exactly_the_supported_magnitude_are_solved():
+    limits = ((-1e5, -1e5 + 1.0), (1e5 - 4.0, 1e5))
+    solution = solve(0.3, 0.2, 0.3, 0.25, limits=limits)
+    assert -1e5 <= solution.q1 <= -1e5 + 1.0 and 1e5 - 4.0 <= solution.q2 <= 1e5
+    unlimited = solve(0.3, 0.2, 0.3, 0.25, limits=((-math.inf, math.inf), (-1e5, math.inf)))
+    assert unlimited.reachable

@@ -35,7 +35,7 @@ from two_bone_ik.solver.results import (
     REACH_TOLERANCE,
 )
 from two_bone_ik.solver.seek import seek
-from two_bone_ik.solver.validation import MAX_MAGNITUDE
+from two_bone_ik.solver.validation import MAX_JOINT_LIMIT, MAX_MAGNITUDE
 
 __all__ = [
     'CcdSolution',
@@ -44,6 +44,7 @@ __all__ = [
     'IkSolution',
     'IkStatus',
     'LIMIT_TOLERANCE',
+    'MAX_JOINT_LIMIT',
     'MAX_MAGNITUDE',
     'REACH_TOLERANCE',
     'elbow_position',

@@ -39,8 +39,8 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     IkInputError
         If ``xy`` has the wrong shape, or a value of ``xy`` or a length is NaN, infinite or
         beyond :data:`MAX_MAGNITUDE` (1e100 m) in absolute value (the message names the row and
-        column), a length is negative, ``elbow`` is unknown, or a lower limit is above its upper
-        limit.
+        column), a length is negative, ``elbow`` is unknown, a lower limit is above its upper
+        limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
     """
     xy, l1, l2, previous = _check_batch_inputs(xy, l1, l2, previous)
     _check_elbow(elbow)

@@ -45,7 +45,8 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
     IkInputError
         On NaN or infinite values, a coordinate or length beyond :data:`MAX_MAGNITUDE` (1e100 m)
         in absolute value, negative lengths, mismatched shapes, a lower limit above its upper
-        limit, or a non-positive tolerance.
+        limit, a finite limit beyond :data:`MAX_JOINT_LIMIT` (1e5 rad), or a non-positive
+        tolerance.
     """
     target = np.asarray(target, dtype=float)
     lengths = np.asarray(lengths, dtype=float)

@@ -77,8 +77,8 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     ------
     IkInputError
         If a coordinate or length is NaN, infinite or beyond :data:`MAX_MAGNITUDE` (1e100 m) in
-        absolute value, a length is negative, ``elbow`` is unknown, or a lower limit is above
-        its upper limit.
+        absolute value, a length is negative, ``elbow`` is unknown, a lower limit is above its
+        upper limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
     """
     # Every value finite and within MAX_MAGNITUDE (1e100 m; NaN fails every comparison).
     if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and 0.0 <= l1 <= 1e100

@@ -12,6 +12,11 @@ from two_bone_ik.solver.results import IkInputError
 #: below 1.8e308); anything larger raises IkInputError.
 MAX_MAGNITUDE = 1e100
 
+#: Largest finite joint limit, radians, in absolute value (about 15 900 turns). Angles are
+#: moved into the limits by whole turns; up to 1e5 rad that keeps them within about 1e-11 rad,
+#: so the tip within 1e-9 (l1 + l2) of an exact solution. -inf and inf mean unlimited.
+MAX_JOINT_LIMIT = 1e5
+
 
 def _check_finite(name: str, value: float) -> None:
     if not math.isfinite(value):
@@ -62,6 +67,15 @@ def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
     for joint, (lo, hi) in enumerate(pairs, start=1):
         if math.isnan(lo) or math.isnan(hi):
             raise IkInputError(f'joint {joint} limits must not be NaN, got ({lo!r}, {hi!r})')
+        if lo == math.inf:
+            raise IkInputError(f'joint {joint} lower limit must be finite or -inf, got inf')
+        if hi == -math.inf:
+            raise IkInputError(f'joint {joint} upper limit must be finite or inf, got -inf')
+        for side, value, open_side in (('lower', lo, '-inf'), ('upper', hi, 'inf')):
+            if math.isfinite(value) and not -MAX_JOINT_LIMIT <= value <= MAX_JOINT_LIMIT:
+                raise IkInputError(
+                    f'joint {joint} {side} limit {_show(value)} rad is beyond the supported '
+                    f'+-{MAX_JOINT_LIMIT:.0e} rad (use {open_side} for an unlimited side)')
         if lo > hi:
             raise IkInputError(
                 f'joint {joint} lower limit {lo!r} rad is above upper limit {hi!r} rad')
