@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import IkStatus, solve
+from two_bone_ik.solver import IkStatus, solve, solve_batch
 
 TWO_PI = 2 * math.pi
 HALF_PI = math.pi / 2
@@ -216,3 +216,87 @@ def test_property_limits_far_from_zero_keep_the_tip_exact(
     if solution.reachable:
         assert distance <= 1e-9 * (l1 + l2)
     assert solution.error == pytest.approx(distance, abs=1e-9 * (l1 + l2))
+
+
+def turns_apart(a, b):
+    """Whether angles a and b (rad) differ by a whole number of turns (to 1e-9 rad)."""
+    return abs(math.remainder(a - b, TWO_PI)) <= 1e-9
+
+
+def assert_nearest_representative(q, reference, lo, hi):
+    """No other whole-turn representative of q (rad) inside [lo, hi] is nearer the reference."""
+    assert lo <= q <= hi
+    for other in (q - TWO_PI, q + TWO_PI):
+        if lo <= other <= hi:
+            assert abs(q - reference) <= abs(other - reference) + 1e-9
+
+
+def test_representative_nearest_zero_without_previous():
+    # Before: -99.34 rad, the representative nearest the lower limit; -5.10 rad is the same pose.
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    assert free.q1 > 0.0
+    solution = solve(0.2, 0.3, 0.3, 0.25, limits=((-100.0, 0.0), (-math.inf, math.inf)))
+    assert solution.status is IkStatus.REACHED
+    assert turns_apart(solution.q1, free.q1)
+    assert -TWO_PI < solution.q1 <= 0.0  # the representative in [-100, 0] nearest 0
+    assert solution.q2 == free.q2
+
+
+def test_representative_nearest_the_range_when_it_excludes_zero():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    for lo, hi in ((10.0, 30.0), (-30.0, -10.0)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=((lo, hi), (-math.inf, math.inf)))
+        assert turns_apart(solution.q1, free.q1)
+        if lo > 0.0:
+            assert lo <= solution.q1 < lo + TWO_PI  # nearest lo, the point closest to 0
+        else:
+            assert hi - TWO_PI < solution.q1 <= hi
+
+
+def test_representative_nearest_previous():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    limits = ((-100.0, 100.0), (-20.0, 20.0))
+    for previous in ((-50.0, 13.0), (40.0, -7.0), (99.0, 0.0), (1e9, -1e9)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=limits, previous=previous)
+        assert solution.status is IkStatus.REACHED
+        assert turns_apart(solution.q1, free.q1) and turns_apart(solution.q2, free.q2)
+        for q, p, (lo, hi) in zip((solution.q1, solution.q2), previous, limits):
+            assert_nearest_representative(q, p, lo, hi)
+
+
+def test_unlimited_joint_stays_within_a_half_turn_when_the_other_is_limited():
+    # Before: q1 came back as -4.10 rad, outside [-pi, pi], from the closest-pose search.
+    limits = ((-math.inf, math.inf), (2.5, 2.6))
+    for x, y in ((-0.5, -0.01), (-0.3, -0.01), (-0.1, -0.3), (0.4, 0.1)):
+        solution = solve(x, y, 0.3, 0.25, limits=limits)
+        assert -math.pi <= solution.q1 <= math.pi
+        batch = solve_batch([[x, y]], 0.3, 0.25, limits=limits)
+        assert -math.pi <= batch.q[0, 0] <= math.pi
+
+
+def test_an_angle_within_the_tolerance_outside_a_limit_is_put_on_it():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    for limits, expected in ((((free.q1 + 5e-11, 1.0 + free.q1), (-4.0, 4.0)), free.q1 + 5e-11),
+                             (((free.q1 - 1.0, free.q1 - 5e-11), (-4.0, 4.0)), free.q1 - 5e-11),
+                             (((free.q1 + 5e-11, 20.0), (-4.0, 4.0)), free.q1 + 5e-11)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=limits)
+        assert solution.status is IkStatus.REACHED
+        assert solution.q1 == expected
+
+
+def test_batch_uses_the_representative_nearest_each_rows_previous():
+    rng = np.random.default_rng(10)
+    count = 300
+    radius = rng.uniform(0.06, 0.54, count)
+    angle = rng.uniform(-math.pi, math.pi, count)
+    xy = np.stack((radius * np.cos(angle), radius * np.sin(angle)), axis=1)
+    previous = rng.uniform(-60.0, 60.0, size=(count, 2))
+    for limits in (((-40.0, 50.0), (-30.0, 30.0)), ((-math.inf, 12.0), (-5.0, math.inf))):
+        batch = solve_batch(xy, 0.3, 0.25, limits=limits, previous=previous)
+        for i, (x, y) in enumerate(xy):
+            one = solve(x, y, 0.3, 0.25, limits=limits, previous=previous[i])
+            assert batch.status[i] == one.status
+            assert batch.q[i] == pytest.approx((one.q1, one.q2), abs=1e-12)
+        for q, p in zip(batch.q, previous):
+            for joint in range(2):
+                assert_nearest_representative(q[joint], p[joint], *limits[joint])

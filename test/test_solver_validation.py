@@ -97,3 +97,20 @@ def test_limits_of_exactly_the_supported_magnitude_are_solved():
     assert -1e5 <= solution.q1 <= -1e5 + 1.0 and 1e5 - 4.0 <= solution.q2 <= 1e5
     unlimited = solve(0.3, 0.2, 0.3, 0.25, limits=((-math.inf, math.inf), (-1e5, math.inf)))
     assert unlimited.reachable
+
+
+@pytest.mark.parametrize('previous, message', [
+    ((math.nan, 0.0), r'^previous q1 must be finite, got nan'),
+    ((0.0, math.inf), r'^previous q2 must be finite, got inf'),
+    ((1.0,), r'^previous must be two angles \(q1, q2\) in radians, got \(1.0,\)'),
+])
+def test_previous_must_be_two_finite_angles_when_it_picks_the_representative(previous, message):
+    # Before: with limits and elbow 'up', previous was not looked at, so not checked.
+    with pytest.raises(IkInputError, match=message):
+        solve(0.3, 0.2, 0.3, 0.25, limits=((-10.0, 10.0), (-10.0, 10.0)), previous=previous)
+
+
+def test_previous_must_be_finite_at_the_origin():
+    # Before: a NaN previous q1 came back as the shoulder angle for a target at the origin.
+    with pytest.raises(IkInputError, match=r'^previous q1 must be finite, got nan'):
+        solve(0.0, 0.0, 0.3, 0.25, previous=(math.nan, 0.0))

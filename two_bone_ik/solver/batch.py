@@ -123,7 +123,7 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         tip[at_origin] = _forward_array(q1[at_origin], q2[at_origin], l1, l2)
     if limits is not None:
         q1, q2 = _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status,
-                                        limits, allow_elbow_flip, tip, error)
+                                        limits, allow_elbow_flip, tip, error, previous)
     reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
     return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip, error)
 

@@ -71,7 +71,7 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
     link = lengths.tolist()
     q = angles.tolist()
     if bounds is not None:
-        q = [_clamp_joint(value, lo, hi) for value, (lo, hi) in zip(q, bounds)]
+        q = [_clamp_joint(value, lo, hi, value) for value, (lo, hi) in zip(q, bounds)]
     count = len(link)
     px = [0.0] * count
     py = [0.0] * count
@@ -87,7 +87,7 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
                               to_end_x * to_target_x + to_end_y * to_target_y)
             if bounds is not None:
                 lo, hi = bounds[j]
-                turn = _clamp_joint(q[j] + turn, lo, hi) - q[j]
+                turn = _clamp_joint(q[j] + turn, lo, hi, q[j]) - q[j]
             q[j] += turn
             c, s = math.cos(turn), math.sin(turn)
             end_x, end_y = (px[j] + c * to_end_x - s * to_end_y,
@@ -115,9 +115,12 @@ def _chain_end(q, link, px, py) -> Tuple[float, float]:
     return x, y
 
 
-def _clamp_joint(q: float, lo: float, hi: float) -> float:
-    """Angle (rad) moved into [lo, hi] by whole turns, else clamped to the nearer limit."""
-    moved = _into_range(q, lo, hi)
+def _clamp_joint(q: float, lo: float, hi: float, ref: float) -> float:
+    """Angle (rad) moved into [lo, hi] by whole turns, else clamped to the nearer limit.
+
+    Of several whole-turn representatives, the one nearest ``ref`` (rad).
+    """
+    moved = _into_range(q, lo, hi, ref)
     if moved is not None:
         return moved
     above = wrap_angle(q - hi)

@@ -6,7 +6,8 @@ from typing import Optional, Sequence, Tuple
 from two_bone_ik.solver.angles import wrap_angle
 from two_bone_ik.solver.limits import _into_range, _solve_limited
 from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
-from two_bone_ik.solver.validation import _check_elbow, _check_finite, _check_inputs, _check_limits
+from two_bone_ik.solver.validation import (_check_elbow, _check_inputs, _check_limits,
+                                           _check_previous)
 
 _REACHED = IkStatus.REACHED
 _OUT_OF_REACH = IkStatus.OUT_OF_REACH
@@ -58,13 +59,19 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         when ``previous`` is None).
     limits : sequence of two (lower, upper) pairs, optional
         Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
-        that side. Angles are brought into range by whole turns where possible.
+        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). Angles are brought
+        into range by whole turns where possible: of several whole-turn representatives inside
+        the limits, the one nearest ``previous`` (nearest 0 without it), i.e. nearest the point
+        of [lo, hi] closest to that reference; an unlimited joint (both sides infinite) gets an
+        angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a limit is
+        put on the limit.
     allow_elbow_flip : bool
         When the requested branch violates a limit, use the other branch if it fits
         (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
     previous : sequence of two float, optional
-        Previous configuration (q1, q2) in radians: used by ``'nearest'``, and as q1 when the
-        target is at the origin (where the direction is undefined).
+        Previous configuration (q1, q2) in radians, finite: used by ``'nearest'``, as q1 when
+        the target is at the origin (where the direction is undefined), and with limits to
+        pick the whole-turn representative of each angle.
 
     Returns
     -------
@@ -136,7 +143,7 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
     else:
         # At the origin the direction is undefined: keep the previous shoulder angle.
-        q1 = 0.0 if previous is None else wrap_angle(float(previous[0]))
+        q1 = 0.0 if previous is None else wrap_angle(_check_previous(previous)[0])
         if sign is None:
             _check_elbow(elbow)
             sign = _nearest_sign(q1, a, b, adjacent, previous)
@@ -144,12 +151,13 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
 
     if limits is not None:
         limits = _check_limits(limits)
-        fit1 = _into_range(q1, *limits[0])
-        fit2 = _into_range(q2, *limits[1])
+        ref1, ref2 = (0.0, 0.0) if previous is None else _check_previous(previous)
+        fit1 = _into_range(q1, *limits[0], ref1)
+        fit2 = _into_range(q2, *limits[1], ref2)
         if fit1 is None or fit2 is None:
             phi = _atan2(y, x) if r > 0.0 else q1
             return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, adjacent, sign, status,
-                                  limits, allow_elbow_flip)
+                                  limits, allow_elbow_flip, ref1, ref2)
         q1, q2 = fit1, fit2
 
     # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
@@ -173,9 +181,7 @@ def _nearest_sign(phi: float, a: float, b: float, adjacent: float,
     """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one)."""
     if previous is None:
         return -1.0
-    p1, p2 = float(previous[0]), float(previous[1])
-    _check_finite('previous q1', p1)
-    _check_finite('previous q2', p2)
+    p1, p2 = _check_previous(previous)
     q2_abs = 2.0 * math.atan2(a, b)
     offset = math.atan2(a * b, adjacent)
     cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2

@@ -7,6 +7,7 @@ import numpy as np
 
 from two_bone_ik.solver.angles import wrap_angle, wrap_angles
 from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
+from two_bone_ik.solver.validation import MAX_JOINT_LIMIT
 
 #: Slack in radians within which an angle counts as inside its joint limits (it is then clamped
 #: onto the limit), so rounding never turns an exact solution into a limited one.
@@ -21,29 +22,45 @@ def _forward(q1, q2, l1, l2):
     return (l1 * math.cos(q1) + l2 * math.cos(a12), l1 * math.sin(q1) + l2 * math.sin(a12))
 
 
-def _into_range(q: float, lo: float, hi: float) -> Optional[float]:
-    """Return ``q`` (rad) moved by whole turns into [lo, hi], or None if no turn fits.
+def _into_range(q: float, lo: float, hi: float, ref: float = 0.0) -> Optional[float]:
+    """Return the whole-turn representative of ``q`` inside [lo, hi], or None if none fits.
 
-    An angle within LIMIT_TOLERANCE outside a limit is put on that limit.
+    Among several representatives, the one nearest ``ref`` clamped into [lo, hi] (an open side
+    counting as MAX_JOINT_LIMIT), on a tie the one nearer ``q``. An unlimited joint gets ``q``
+    wrapped into [-pi, pi]. An angle within LIMIT_TOLERANCE outside a limit is put on that
+    limit. All in radians.
     """
-    if lo <= q <= hi:
-        return q
-    if lo > -_INF:
-        moved = q + _TWO_PI * math.ceil((lo - q) / _TWO_PI)
-    else:
-        moved = q - _TWO_PI * math.ceil((q - hi) / _TWO_PI)
-    if moved <= hi and moved >= lo:
-        return moved
-    if moved > hi:
+    if hi - lo < _TWO_PI:  # at most one representative
+        if lo <= q <= hi:
+            return q
+        moved = lo + (q - lo) % _TWO_PI
+        if moved <= hi:
+            return moved
         if moved - hi <= LIMIT_TOLERANCE:
             return hi
         if lo - (moved - _TWO_PI) <= LIMIT_TOLERANCE:
             return lo
         return None
-    return lo if lo - moved <= LIMIT_TOLERANCE else None
+    if lo == -_INF and hi == _INF:
+        return wrap_angle(q)
+    centre = min(max(ref, lo, -MAX_JOINT_LIMIT), hi, MAX_JOINT_LIMIT)
+    below = q + _TWO_PI * math.floor((centre - q) / _TWO_PI)
+    above = below + _TWO_PI
+    below_fits = lo - LIMIT_TOLERANCE <= below <= hi + LIMIT_TOLERANCE
+    above_fits = lo - LIMIT_TOLERANCE <= above <= hi + LIMIT_TOLERANCE
+    if below_fits and above_fits:
+        gap_below, gap_above = centre - below, above - centre
+        if gap_above < gap_below or (gap_above == gap_below and abs(above - q) < abs(below - q)):
+            below = above
+    elif above_fits:
+        below = above
+    elif not below_fits:
+        return None
+    return lo if below < lo else hi if below > hi else below
 
 
 def _into_ranges(q: float, ranges) -> Optional[float]:
+    """Return a representative of ``q`` (rad) inside the first of ``ranges`` that has one."""
     for lo, hi in ranges:
         moved = _into_range(q, lo, hi)
         if moved is not None:
@@ -89,19 +106,24 @@ def _search_ranges(lo2: float, hi2: float, sign: float, allow_elbow_flip: bool) 
 
 
 def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits,
-                   allow_elbow_flip):
-    """Solve when the closed-form pose violates a joint limit: flip, or find the closest pose."""
+                   allow_elbow_flip, ref1, ref2):
+    """Solve when the closed-form pose violates a joint limit: flip, or find the closest pose.
+
+    ``ref1``, ``ref2`` (rad) pick among whole-turn representatives, as in :func:`_into_range`.
+    """
     (lo1, hi1), (lo2, hi2) = limits
     fit1 = fit2 = None
     if allow_elbow_flip and status is IkStatus.REACHED and ab > 0.0:
         other_q1 = wrap_angle(phi - math.atan2(-sign * ab, adjacent))
-        fit1 = _into_range(other_q1, lo1, hi1)
-        fit2 = _into_range(-q2, lo2, hi2)
+        fit1 = _into_range(other_q1, lo1, hi1, ref1)
+        fit2 = _into_range(-q2, lo2, hi2, ref2)
         if fit1 is not None and fit2 is not None:
             status, sign = IkStatus.ELBOW_FLIPPED, -sign
     if fit1 is None or fit2 is None:
         q2_ranges = _search_ranges(lo2, hi2, sign, allow_elbow_flip)
         fit1, fit2 = _closest_in_limits(x, y, l1, l2, phi, q2, (lo1, hi1), q2_ranges)
+        fit1 = _into_range(fit1, lo1, hi1, ref1)
+        fit2 = _into_range(fit2, lo2, hi2, ref2)
         status = IkStatus.JOINT_LIMITED
     tip = _forward(fit1, fit2, l1, l2)
     error = math.hypot(tip[0] - x, tip[1] - y)
@@ -164,21 +186,35 @@ def _closest_in_limits(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges):
 # Vectorised solver
 
 
-def _into_range_array(q: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Vectorised :func:`_into_range`: NaN where no whole turn fits."""
+def _into_range_array(q: np.ndarray, lo: float, hi: float, ref=0.0) -> np.ndarray:
+    """Vectorised :func:`_into_range`, NaN where no whole turn fits.
+
+    ``ref`` is a float or an array like ``q``.
+    """
+    if hi - lo < _TWO_PI:
+        moved = q - lo
+        np.remainder(moved, _TWO_PI, out=moved)
+        moved += lo
+        result = np.where(moved <= hi, moved, np.nan)
+        result[(moved > hi) & (lo - (moved - _TWO_PI) <= LIMIT_TOLERANCE)] = lo
+        result[(moved > hi) & (moved - hi <= LIMIT_TOLERANCE)] = hi
+        inside = (lo <= q) & (q <= hi)
+        result[inside] = q[inside]
+        return result
     if lo == -_INF and hi == _INF:
-        return q
-    if lo > -_INF:
-        moved = q + _TWO_PI * np.ceil((lo - q) / _TWO_PI)
-    else:
-        moved = q - _TWO_PI * np.ceil((q - hi) / _TWO_PI)
-    over = moved > hi
-    result = np.where(over, np.nan, moved)
-    result = np.where(over & (lo - (moved - _TWO_PI) <= LIMIT_TOLERANCE), lo, result)
-    result = np.where(over & (moved - hi <= LIMIT_TOLERANCE), hi, result)
-    under = moved < lo
-    result = np.where(under, np.where(lo - moved <= LIMIT_TOLERANCE, lo, np.nan), result)
-    return np.where((lo <= q) & (q <= hi), q, result)
+        return wrap_angles(q)
+    centre = np.clip(ref, max(lo, -MAX_JOINT_LIMIT), min(hi, MAX_JOINT_LIMIT))
+    below = q + _TWO_PI * np.floor((centre - q) / _TWO_PI)
+    above = below + _TWO_PI
+    below_fits = (lo - LIMIT_TOLERANCE <= below) & (below <= hi + LIMIT_TOLERANCE)
+    above_fits = (lo - LIMIT_TOLERANCE <= above) & (above <= hi + LIMIT_TOLERANCE)
+    gap_below, gap_above = centre - below, above - centre
+    nearer_above = (gap_above < gap_below) | (
+        (gap_above == gap_below) & (np.abs(above - q) < np.abs(below - q)))
+    take_above = above_fits & (~below_fits | nearer_above)
+    result = np.where(take_above, above, below)
+    result[~(below_fits | above_fits)] = np.nan
+    return np.clip(result, lo, hi)
 
 
 def _into_ranges_array(q: np.ndarray, ranges) -> np.ndarray:
@@ -217,22 +253,27 @@ def _forward_array(q1: np.ndarray, q2: np.ndarray, l1: float, l2: float) -> np.n
 
 
 def _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits,
-                           allow_elbow_flip, tip, error):
+                           allow_elbow_flip, tip, error, previous):
     """Vectorised limit handling of :func:`solve`; updates status, tip and error in place.
 
-    Returns the joint angles (q1, q2) inside the limits, radians.
+    ``previous`` (n, 2) or None picks among whole-turn representatives. Returns the joint
+    angles (q1, q2) inside the limits, radians.
     """
     (lo1, hi1), (lo2, hi2) = limits
+    if previous is None:
+        ref1 = ref2 = np.zeros(x.shape)
+    else:
+        ref1, ref2 = previous[:, 0], previous[:, 1]
     sign = np.broadcast_to(sign, x.shape).copy()
-    fit1 = _into_range_array(q1, lo1, hi1)
-    fit2 = _into_range_array(q2, lo2, hi2)
+    fit1 = _into_range_array(q1, lo1, hi1, ref1)
+    fit2 = _into_range_array(q2, lo2, hi2, ref2)
     pending = np.isnan(fit1) | np.isnan(fit2)
     changed = np.flatnonzero(pending)
     if allow_elbow_flip:
         flip = np.flatnonzero(pending & (status == IkStatus.REACHED) & (ab > 0.0))
         other_q1 = wrap_angles(phi[flip] - np.arctan2(-sign[flip] * ab[flip], adjacent[flip]))
-        flip1 = _into_range_array(other_q1, lo1, hi1)
-        flip2 = _into_range_array(-q2[flip], lo2, hi2)
+        flip1 = _into_range_array(other_q1, lo1, hi1, ref1[flip])
+        flip2 = _into_range_array(-q2[flip], lo2, hi2, ref2[flip])
         fits = ~(np.isnan(flip1) | np.isnan(flip2))
         flip, flip1, flip2 = flip[fits], flip1[fits], flip2[fits]
         fit1[flip], fit2[flip] = flip1, flip2
@@ -243,8 +284,10 @@ def _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status
         rows = np.flatnonzero(pending & (sign == side))
         if rows.size:
             q2_ranges = _search_ranges(lo2, hi2, side, allow_elbow_flip)
-            fit1[rows], fit2[rows] = _closest_in_limits_array(
+            best1, best2 = _closest_in_limits_array(
                 x[rows], y[rows], l1, l2, phi[rows], q2[rows], (lo1, hi1), q2_ranges)
+            fit1[rows] = _into_range_array(best1, lo1, hi1, ref1[rows])
+            fit2[rows] = _into_range_array(best2, lo2, hi2, ref2[rows])
             status[rows] = IkStatus.JOINT_LIMITED
     tip[changed] = _forward_array(fit1[changed], fit2[changed], l1, l2)
     error[changed] = np.hypot(tip[changed, 0] - x[changed], tip[changed, 1] - y[changed])

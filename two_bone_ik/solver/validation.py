@@ -82,6 +82,18 @@ def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
     return pairs
 
 
+def _check_previous(previous) -> Tuple[float, float]:
+    """Return the previous configuration (q1, q2), radians, as two finite floats, or raise."""
+    try:
+        p1, p2 = (float(value) for value in previous)
+    except (TypeError, ValueError) as exc:
+        raise IkInputError(
+            f'previous must be two angles (q1, q2) in radians, got {previous!r}') from exc
+    _check_finite('previous q1', p1)
+    _check_finite('previous q2', p2)
+    return p1, p2
+
+
 def _check_elbow(elbow: str) -> None:
     if elbow not in ('up', 'down', 'nearest'):
         raise IkInputError(f"elbow must be 'up', 'down' or 'nearest', got {elbow!r}")
