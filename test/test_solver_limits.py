@@ -300,3 +300,39 @@ def test_batch_uses_the_representative_nearest_each_rows_previous():
         for q, p in zip(batch.q, previous):
             for joint in range(2):
                 assert_nearest_representative(q[joint], p[joint], *limits[joint])
+
+
+@pytest.mark.parametrize('elbow', ['up', 'down'])
+@pytest.mark.parametrize('q2_limits', [(-4.0, 4.0), (-3.5, 3.5), (3.0, 4.0), (-4.0, -3.0)])
+def test_an_exactly_folded_arm_keeps_the_requested_branch(elbow, q2_limits):
+    # Equal links, target at the shoulder: folded (q2 = +-pi) is exact for any q1. Before, the
+    # branch came from the sign of the returned +-pi ('down' for q2 = pi although 'up' was
+    # requested).
+    solution = solve(0.0, 0.0, 0.3, 0.3, elbow=elbow, limits=((0.5, 1.0), q2_limits))
+    assert solution.reachable
+    assert abs(solution.q2) == pytest.approx(math.pi, abs=1e-12)
+    assert solution.elbow == elbow
+
+
+def expected_elbow(q2, requested):
+    """Branch of the pose: by the sign of q2 wrapped into [-pi, pi], requested when 0 or pi."""
+    wrapped = math.remainder(q2, TWO_PI)
+    if abs(wrapped) < 1e-9 or abs(wrapped) > math.pi - 1e-9:
+        return None  # straight or folded (up to rounding): the requested branch, checked below
+    return 'up' if wrapped < 0.0 else 'down'
+
+
+@settings(max_examples=400, deadline=None)
+@given(l1=st.floats(0.01, 1.0), l2=st.floats(0.01, 1.0), fraction=st.floats(0.0, 1.3),
+       angle=st.floats(-math.pi, math.pi), limits=st.tuples(limit_pair, limit_pair),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_elbow_is_the_branch_of_the_returned_pose(
+        l1, l2, fraction, angle, limits, elbow, flip):
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    expected = expected_elbow(solution.q2, elbow)
+    if expected is not None:
+        assert solution.elbow == expected
+    elif solution.q2 in (0.0, math.pi, -math.pi):
+        assert solution.elbow == elbow

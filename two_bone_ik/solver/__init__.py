@@ -13,12 +13,15 @@ The arm lives in a plane with axes (u, v); the shoulder joint is at the origin.
 
 * ``q1`` is the angle of link 1 measured from +u toward +v, in radians.
 * ``q2`` is the angle of link 2 relative to link 1, same sense, in radians.
-* ``elbow='up'`` puts the elbow on the +v side of the line from shoulder to target
-  (``q2 <= 0``); ``'down'`` mirrors it (``q2 >= 0``); ``'nearest'`` picks the branch closest to
-  a previous configuration (``'up'`` when there is none).
+* ``elbow='up'`` puts the elbow on the +v side of the line from shoulder to target (q2
+  wrapped into [-pi, pi] is ``<= 0``); ``'down'`` mirrors it (``>= 0``); ``'nearest'`` picks
+  the branch closest to a previous configuration (``'up'`` when there is none). The branch a
+  result reports is that of its pose: by the sign of q2 wrapped into [-pi, pi], the requested
+  one for a straight or exactly folded arm.
 
-Unconstrained angles are returned in [-pi, pi]. With joint limits, each angle is the
-representative (by whole turns) that lies inside its limits.
+Unconstrained angles are returned in [-pi, pi] (an unlimited joint too when the other one is
+limited). With joint limits, each angle is a whole-turn representative inside its limits: of
+several, the one nearest ``previous`` (nearest 0 without it).
 """
 
 from two_bone_ik.solver.angles import wrap_angle, wrap_angles

@@ -55,8 +55,9 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     l1, l2 : float
         Link lengths, metres, ``>= 0`` (zero-length links are allowed).
     elbow : {'up', 'down', 'nearest'}
-        Requested branch. ``'nearest'`` picks the branch closest to ``previous`` (``'up'``
-        when ``previous`` is None).
+        Requested branch: ``'up'`` puts the elbow on the +v side of the shoulder-to-target
+        line (q2 wrapped into [-pi, pi] is ``<= 0``), ``'down'`` on the other. ``'nearest'``
+        picks the branch closest to ``previous`` (``'up'`` when ``previous`` is None).
     limits : sequence of two (lower, upper) pairs, optional
         Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
         that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). Angles are brought
@@ -78,7 +79,10 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     IkSolution
         The joint angles and the outcome. Out of reach, the angles are the closest reachable
         pose (stretched toward the target outside, folded toward it inside the inner hole); with
-        limits and no exact fit, the in-limits pose whose tip is closest to the target.
+        limits and no exact fit, the in-limits pose whose tip is closest to the target. Without
+        limits both angles are in [-pi, pi]. ``elbow`` is the branch of the returned pose (by
+        the sign of q2 wrapped into [-pi, pi]; the requested one for a straight or exactly
+        folded arm).
 
     Raises
     ------

@@ -14,6 +14,7 @@ from two_bone_ik.solver.validation import MAX_JOINT_LIMIT
 LIMIT_TOLERANCE = 1e-10
 
 _TWO_PI = 2.0 * math.pi
+_PI = math.pi
 _INF = math.inf
 
 
@@ -118,10 +119,12 @@ def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits
         fit1 = _into_range(other_q1, lo1, hi1, ref1)
         fit2 = _into_range(-q2, lo2, hi2, ref2)
         if fit1 is not None and fit2 is not None:
-            status, sign = IkStatus.ELBOW_FLIPPED, -sign
+            status = IkStatus.ELBOW_FLIPPED
+            elbow = _branch(-q2, sign)
     if fit1 is None or fit2 is None:
         q2_ranges = _search_ranges(lo2, hi2, sign, allow_elbow_flip)
         fit1, fit2 = _closest_in_limits(x, y, l1, l2, phi, q2, (lo1, hi1), q2_ranges)
+        elbow = _branch(fit2, sign)
         fit1 = _into_range(fit1, lo1, hi1, ref1)
         fit2 = _into_range(fit2, lo2, hi2, ref2)
         status = IkStatus.JOINT_LIMITED
@@ -130,9 +133,22 @@ def _solve_limited(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status, limits
     if status is IkStatus.JOINT_LIMITED and error <= REACH_TOLERANCE * (l1 + l2):
         status = IkStatus.REACHED  # a degenerate arm (zero-length link) reached it another way
     reachable = status is IkStatus.REACHED or status is IkStatus.ELBOW_FLIPPED
-    branch = wrap_angle(fit2)
-    elbow = 'up' if branch < 0.0 or (branch == 0.0 and sign < 0.0) else 'down'
     return IkSolution(fit1, fit2, status, reachable, tip, error, elbow)
+
+
+def _branch(q2: float, sign: float) -> str:
+    """Elbow branch of a pose with elbow angle ``q2`` (rad), requested branch ``sign`` (-1 up).
+
+    ``'up'`` when q2 wrapped into [-pi, pi] is negative, ``'down'`` when positive; for a
+    straight (0) or exactly folded (+-pi) arm, the requested branch. Callers pass q2 before it
+    is moved into the limits by whole turns, so rounding in that move cannot change the branch.
+    """
+    wrapped = wrap_angle(q2)
+    if -_PI < wrapped < 0.0:
+        return 'up'
+    if 0.0 < wrapped < _PI:
+        return 'down'
+    return 'up' if sign < 0.0 else 'down'
 
 
 def _limit_candidates(x, y, l1, l2, phi, q2_exact, q1_range, q2_ranges, atan2=math.atan2,

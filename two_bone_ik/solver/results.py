@@ -45,8 +45,11 @@ class IkSolution(NamedTuple):
     error : float
         Distance from the tip to the target, metres.
     elbow : str
-        Branch of the returned pose: ``'up'`` (q2 < 0) or ``'down'`` (q2 > 0); for a straight or
-        exactly folded arm, the requested branch.
+        Branch of the returned pose: ``'up'`` when q2 wrapped into [-pi, pi] is negative (the
+        elbow on the +v side of the shoulder-to-tip line), ``'down'`` when positive; for a
+        straight (q2 wrapped = 0) or exactly folded (+-pi) arm, the requested branch (after
+        ``'nearest'`` has picked one). With limits q2 itself may lie outside [-pi, pi]: limits
+        of [0, 2pi] return an elbow-up pose with q2 in (pi, 2pi).
     """
 
     q1: float
