@@ -2,6 +2,9 @@
 
 import math
 
+from fk_oracle import arm_tips
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 
@@ -17,15 +20,21 @@ def mixed_targets(rng, l1, l2, count):
     return np.stack((radius * np.cos(angle), radius * np.sin(angle)), axis=1)
 
 
-def assert_matches_scalar(batch, xy, l1, l2, **kwargs):
+def assert_matches_scalar(batch, xy, l1, l2, relative=False, **kwargs):
+    """Row i of the batch equals solve on target i: status, angles within 1e-12 rad.
+
+    Tips and errors within 1e-12 m, or within 1e-12 of the arm's or target's size when
+    ``relative``.
+    """
     previous = kwargs.pop('previous', None)
     for i, (x, y) in enumerate(xy):
         one = solve(x, y, l1, l2, previous=None if previous is None else previous[i], **kwargs)
         assert batch.status[i] == one.status, (i, x, y)
         assert batch.reachable[i] == one.reachable
         assert batch.q[i] == pytest.approx((one.q1, one.q2), abs=1e-12)
-        assert batch.tip[i] == pytest.approx(one.tip, abs=1e-12)
-        assert batch.error[i] == pytest.approx(one.error, abs=1e-12)
+        size = max(l1 + l2, math.hypot(x, y)) if relative else 1.0
+        assert batch.tip[i] == pytest.approx(one.tip, abs=1e-12 * size)
+        assert batch.error[i] == pytest.approx(one.error, abs=1e-12 * size)
 
 
 @pytest.mark.parametrize('elbow', ['up', 'down', 'nearest'])
@@ -96,9 +105,33 @@ def test_batch_invalid_input_names_the_value():
 
 
 def test_batch_radius_is_exact_for_huge_and_tiny_coordinates():
-    xy = np.array([[3e-170, 4e-170], [3e200, 4e200], [0.0, 0.0], [0.3, 0.4]])
+    xy = np.array([[3e-170, 4e-170], [3e99, 4e99], [0.0, 0.0], [0.3, 0.4]])
     batch = solve_batch(xy, 0.3, 0.25)
     assert_matches_scalar(batch, xy, 0.3, 0.25)
     # The tiny target is not the origin: the arm points along its direction.
     assert batch.q[0, 0] == pytest.approx(math.atan2(4.0, 3.0))
-    assert batch.error[1] == pytest.approx(5e200)
+    assert batch.error[1] == pytest.approx(5e99)
+
+
+# Sizes from a millimetre to the largest solvable (MAX_MAGNITUDE = 1e100 m), log-uniform.
+magnitude = st.floats(min_value=-3.0, max_value=100.0).map(lambda e: 10.0 ** e)
+coordinate = st.one_of(st.just(0.0), magnitude, magnitude.map(lambda m: -m))
+SERVO = ((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(xy=st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=8),
+       l1=magnitude, l2=magnitude,
+       limits=st.sampled_from([None, SERVO, ((0.0, 2 * math.pi), (-3.0, 0.5)),
+                               ((-math.inf, 0.3), (0.2, math.inf))]),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_any_magnitude_batch(xy, l1, l2, limits, elbow, flip):
+    xy = np.array(xy)
+    batch = solve_batch(xy, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert np.isfinite(batch.q).all() and np.isfinite(batch.tip).all()
+    assert np.isfinite(batch.error).all()
+    tip_u, tip_v = arm_tips(batch.q[:, 0], batch.q[:, 1], l1, l2)
+    distance = np.hypot(tip_u - xy[:, 0], tip_v - xy[:, 1])
+    assert (distance[batch.reachable] <= 1e-9 * (l1 + l2)).all()
+    assert_matches_scalar(batch, xy, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip,
+                          relative=True)

@@ -2,12 +2,13 @@
 
 import math
 
+from fk_oracle import arm_tip, arm_tips, tip_distance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import forward, IkStatus, solve
+from two_bone_ik.solver import IkStatus, solve, solve_batch
 
 TWO_PI = 2 * math.pi
 HALF_PI = math.pi / 2
@@ -35,8 +36,7 @@ def grid_closest_distance(x, y, l1, l2, limits, steps=801, side=None):
         q1, q2 = q1[keep], q2[keep]
         if q1.size == 0:
             return math.inf  # no pose on that side fits the limits
-    tx = l1 * np.cos(q1) + l2 * np.cos(q1 + q2)
-    ty = l1 * np.sin(q1) + l2 * np.sin(q1 + q2)
+    tx, ty = arm_tips(q1, q2, l1, l2)
     return float(np.min(np.hypot(tx - x, ty - y)))
 
 
@@ -84,7 +84,7 @@ def test_requested_branch_outside_limits_flips_the_elbow():
     assert solution.reachable
     assert solution.elbow == 'down'
     assert solution.q2 > 0.0
-    assert forward(solution.q1, solution.q2, 0.3, 0.25) == pytest.approx((0.3, 0.2), abs=1e-12)
+    assert arm_tip(solution.q1, solution.q2, 0.3, 0.25) == pytest.approx((0.3, 0.2), abs=1e-12)
 
 
 def test_no_flip_stays_on_the_requested_side_and_is_closest_there():
@@ -117,7 +117,7 @@ def test_servo_arm_closest_pose_beats_clamping_each_joint():
     assert_inside(solution, limits)
     free = solve(x, y, 0.3, 0.25)
     clamped = [min(max(q, lo), hi) for q, (lo, hi) in zip((free.q1, free.q2), limits)]
-    cx, cy = forward(*clamped, 0.3, 0.25)
+    cx, cy = arm_tip(*clamped, 0.3, 0.25)
     assert solution.error == pytest.approx(0.05, abs=1e-12)  # tip on the reach circle
     assert math.hypot(cx - x, cy - y) > solution.error + 0.4
     assert solution.error <= grid_closest_distance(x, y, 0.3, 0.25, limits) + 1e-12
@@ -135,7 +135,7 @@ def test_random_limits_give_the_closest_in_limits_pose():
         elbow = ('up', 'down')[rng.integers(2)]
         solution = solve(x, y, l1, l2, elbow=elbow, limits=limits)
         assert_inside(solution, limits)
-        tip = forward(solution.q1, solution.q2, l1, l2)
+        tip = arm_tip(solution.q1, solution.q2, l1, l2)
         assert math.hypot(tip[0] - x, tip[1] - y) == pytest.approx(solution.error, abs=1e-12)
         best = grid_closest_distance(x, y, l1, l2, limits, steps=401)
         # Nothing on the grid of in-limits poses is closer; and the grid gets close to it.
@@ -169,3 +169,170 @@ def test_property_limited_result_is_inside_and_not_beaten_by_grid(
         on_side = wrapped * side >= -1e-12 or abs(abs(wrapped) - math.pi) < 1e-12
         side_possible = not math.isinf(best)
         assert on_side or not side_possible
+
+
+# Sizes from a millimetre to the largest solvable (MAX_MAGNITUDE = 1e100 m), log-uniform.
+magnitude = st.floats(min_value=-3.0, max_value=100.0).map(lambda e: 10.0 ** e)
+coordinate = st.one_of(st.just(0.0), magnitude, magnitude.map(lambda m: -m))
+limit_pair = st.one_of(
+    st.tuples(st.floats(-4.0, 3.0), st.floats(0.0, 7.0)).map(lambda p: (p[0], p[0] + p[1])),
+    st.floats(-4.0, 3.0).map(lambda lo: (lo, math.inf)),
+    st.floats(-4.0, 3.0).map(lambda hi: (-math.inf, hi)),
+    st.just((-math.inf, math.inf)))
+
+
+@settings(max_examples=600, deadline=None)
+@given(x=coordinate, y=coordinate, l1=magnitude, l2=magnitude, limits=st.tuples(limit_pair,
+       limit_pair), elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_any_magnitude_with_limits_is_solved(x, y, l1, l2, limits, elbow, flip):
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    values = (solution.q1, solution.q2, *solution.tip, solution.error)
+    assert all(math.isfinite(value) for value in values)
+    assert_inside(solution, limits)
+    if solution.reachable:
+        assert tip_distance(solution.q1, solution.q2, l1, l2, x, y) <= 1e-9 * (l1 + l2)
+
+
+# Finite limits anywhere within MAX_JOINT_LIMIT (1e5 rad): narrow, a few turns, or very wide.
+far_limit = st.floats(min_value=-1e5, max_value=1e5)
+width = st.one_of(st.floats(0.0, 2 * TWO_PI), st.floats(0.0, 2e5))
+far_pair = st.one_of(
+    st.tuples(far_limit, width).map(lambda p: (p[0], min(p[0] + p[1], 1e5))),
+    far_limit.map(lambda lo: (lo, math.inf)),
+    far_limit.map(lambda hi: (-math.inf, hi)))
+
+
+@settings(max_examples=600, deadline=None)
+@given(l1=st.floats(0.01, 1.0), l2=st.floats(0.01, 1.0), fraction=st.floats(0.0, 1.3),
+       angle=st.floats(-math.pi, math.pi), limits=st.tuples(far_pair, far_pair),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_limits_far_from_zero_keep_the_tip_exact(
+        l1, l2, fraction, angle, limits, elbow, flip):
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert_inside(solution, limits)
+    distance = tip_distance(solution.q1, solution.q2, l1, l2, x, y)
+    if solution.reachable:
+        assert distance <= 1e-9 * (l1 + l2)
+    assert solution.error == pytest.approx(distance, abs=1e-9 * (l1 + l2))
+
+
+def turns_apart(a, b):
+    """Whether angles a and b (rad) differ by a whole number of turns (to 1e-9 rad)."""
+    return abs(math.remainder(a - b, TWO_PI)) <= 1e-9
+
+
+def assert_nearest_representative(q, reference, lo, hi):
+    """No other whole-turn representative of q (rad) inside [lo, hi] is nearer the reference."""
+    assert lo <= q <= hi
+    for other in (q - TWO_PI, q + TWO_PI):
+        if lo <= other <= hi:
+            assert abs(q - reference) <= abs(other - reference) + 1e-9
+
+
+def test_representative_nearest_zero_without_previous():
+    # Before: -99.34 rad, the representative nearest the lower limit; -5.10 rad is the same pose.
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    assert free.q1 > 0.0
+    solution = solve(0.2, 0.3, 0.3, 0.25, limits=((-100.0, 0.0), (-math.inf, math.inf)))
+    assert solution.status is IkStatus.REACHED
+    assert turns_apart(solution.q1, free.q1)
+    assert -TWO_PI < solution.q1 <= 0.0  # the representative in [-100, 0] nearest 0
+    assert solution.q2 == free.q2
+
+
+def test_representative_nearest_the_range_when_it_excludes_zero():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    for lo, hi in ((10.0, 30.0), (-30.0, -10.0)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=((lo, hi), (-math.inf, math.inf)))
+        assert turns_apart(solution.q1, free.q1)
+        if lo > 0.0:
+            assert lo <= solution.q1 < lo + TWO_PI  # nearest lo, the point closest to 0
+        else:
+            assert hi - TWO_PI < solution.q1 <= hi
+
+
+def test_representative_nearest_previous():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    limits = ((-100.0, 100.0), (-20.0, 20.0))
+    for previous in ((-50.0, 13.0), (40.0, -7.0), (99.0, 0.0), (1e9, -1e9)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=limits, previous=previous)
+        assert solution.status is IkStatus.REACHED
+        assert turns_apart(solution.q1, free.q1) and turns_apart(solution.q2, free.q2)
+        for q, p, (lo, hi) in zip((solution.q1, solution.q2), previous, limits):
+            assert_nearest_representative(q, p, lo, hi)
+
+
+def test_unlimited_joint_stays_within_a_half_turn_when_the_other_is_limited():
+    # Before: q1 came back as -4.10 rad, outside [-pi, pi], from the closest-pose search.
+    limits = ((-math.inf, math.inf), (2.5, 2.6))
+    for x, y in ((-0.5, -0.01), (-0.3, -0.01), (-0.1, -0.3), (0.4, 0.1)):
+        solution = solve(x, y, 0.3, 0.25, limits=limits)
+        assert -math.pi <= solution.q1 <= math.pi
+        batch = solve_batch([[x, y]], 0.3, 0.25, limits=limits)
+        assert -math.pi <= batch.q[0, 0] <= math.pi
+
+
+def test_an_angle_within_the_tolerance_outside_a_limit_is_put_on_it():
+    free = solve(0.2, 0.3, 0.3, 0.25)
+    for limits, expected in ((((free.q1 + 5e-11, 1.0 + free.q1), (-4.0, 4.0)), free.q1 + 5e-11),
+                             (((free.q1 - 1.0, free.q1 - 5e-11), (-4.0, 4.0)), free.q1 - 5e-11),
+                             (((free.q1 + 5e-11, 20.0), (-4.0, 4.0)), free.q1 + 5e-11)):
+        solution = solve(0.2, 0.3, 0.3, 0.25, limits=limits)
+        assert solution.status is IkStatus.REACHED
+        assert solution.q1 == expected
+
+
+def test_batch_uses_the_representative_nearest_each_rows_previous():
+    rng = np.random.default_rng(10)
+    count = 300
+    radius = rng.uniform(0.06, 0.54, count)
+    angle = rng.uniform(-math.pi, math.pi, count)
+    xy = np.stack((radius * np.cos(angle), radius * np.sin(angle)), axis=1)
+    previous = rng.uniform(-60.0, 60.0, size=(count, 2))
+    for limits in (((-40.0, 50.0), (-30.0, 30.0)), ((-math.inf, 12.0), (-5.0, math.inf))):
+        batch = solve_batch(xy, 0.3, 0.25, limits=limits, previous=previous)
+        for i, (x, y) in enumerate(xy):
+            one = solve(x, y, 0.3, 0.25, limits=limits, previous=previous[i])
+            assert batch.status[i] == one.status
+            assert batch.q[i] == pytest.approx((one.q1, one.q2), abs=1e-12)
+        for q, p in zip(batch.q, previous):
+            for joint in range(2):
+                assert_nearest_representative(q[joint], p[joint], *limits[joint])
+
+
+@pytest.mark.parametrize('elbow', ['up', 'down'])
+@pytest.mark.parametrize('q2_limits', [(-4.0, 4.0), (-3.5, 3.5), (3.0, 4.0), (-4.0, -3.0)])
+def test_an_exactly_folded_arm_keeps_the_requested_branch(elbow, q2_limits):
+    # Equal links, target at the shoulder: folded (q2 = +-pi) is exact for any q1. Before, the
+    # branch came from the sign of the returned +-pi ('down' for q2 = pi although 'up' was
+    # requested).
+    solution = solve(0.0, 0.0, 0.3, 0.3, elbow=elbow, limits=((0.5, 1.0), q2_limits))
+    assert solution.reachable
+    assert abs(solution.q2) == pytest.approx(math.pi, abs=1e-12)
+    assert solution.elbow == elbow
+
+
+def expected_elbow(q2, requested):
+    """Branch of the pose: by the sign of q2 wrapped into [-pi, pi], requested when 0 or pi."""
+    wrapped = math.remainder(q2, TWO_PI)
+    if abs(wrapped) < 1e-9 or abs(wrapped) > math.pi - 1e-9:
+        return None  # straight or folded (up to rounding): the requested branch, checked below
+    return 'up' if wrapped < 0.0 else 'down'
+
+
+@settings(max_examples=400, deadline=None)
+@given(l1=st.floats(0.01, 1.0), l2=st.floats(0.01, 1.0), fraction=st.floats(0.0, 1.3),
+       angle=st.floats(-math.pi, math.pi), limits=st.tuples(limit_pair, limit_pair),
+       elbow=st.sampled_from(['up', 'down']), flip=st.booleans())
+def test_property_elbow_is_the_branch_of_the_returned_pose(
+        l1, l2, fraction, angle, limits, elbow, flip):
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    expected = expected_elbow(solution.q2, elbow)
+    if expected is not None:
+        assert solution.elbow == expected
+    elif solution.q2 in (0.0, math.pi, -math.pi):
+        assert solution.elbow == elbow

@@ -2,25 +2,34 @@
 
 import math
 
+from fk_oracle import arm_tip, elbow_point, tip_distance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import forward, IkInputError, IkStatus, solve
+from two_bone_ik.solver import elbow_position, forward, IkInputError, IkStatus, solve
 
 HALF_PI = math.pi / 2
 
 
 def elbow_side(q1, l1, x, y):
     """Cross product of shoulder->target with shoulder->elbow: > 0 when the elbow is on +v."""
-    ex, ey = l1 * math.cos(q1), l1 * math.sin(q1)
+    ex, ey = elbow_point(q1, l1)
     return x * ey - y * ex
 
 
 def random_arms(rng, count):
     """Link lengths log-uniform in [1e-3, 1e3] m."""
     return 10.0 ** rng.uniform(-3.0, 3.0, size=(count, 2))
+
+
+def test_forward_and_elbow_position_match_the_oracle():
+    rng = np.random.default_rng(8)
+    for q1, q2, l1, l2 in zip(rng.uniform(-7.0, 7.0, 200), rng.uniform(-7.0, 7.0, 200),
+                              rng.uniform(0.0, 2.0, 200), rng.uniform(0.0, 2.0, 200)):
+        assert forward(q1, q2, l1, l2) == pytest.approx(arm_tip(q1, q2, l1, l2), abs=1e-15)
+        assert elbow_position(q1, l1) == pytest.approx(elbow_point(q1, l1), abs=1e-15)
 
 
 @pytest.mark.parametrize('target, up, down', [
@@ -42,7 +51,7 @@ def test_each_quadrant_both_elbows_hand_checked(target, up, down):
         assert solution.reachable
         assert solution.elbow == elbow
         assert solution.error == pytest.approx(0.0, abs=1e-15)
-        assert forward(solution.q1, solution.q2, 1.0, 1.0) == pytest.approx(target, abs=1e-12)
+        assert arm_tip(solution.q1, solution.q2, 1.0, 1.0) == pytest.approx(target, abs=1e-12)
 
 
 def test_elbow_up_is_on_the_plus_v_side_of_the_target_line():
@@ -54,7 +63,7 @@ def test_elbow_up_is_on_the_plus_v_side_of_the_target_line():
 
 def test_full_stretch_is_reached_with_a_straight_arm():
     for angle in (0.0, 0.7, -2.5, math.pi):
-        x, y = forward(angle, 0.0, 0.3, 0.25)  # exactly l1 + l2 away, up to rounding
+        x, y = arm_tip(angle, 0.0, 0.3, 0.25)  # exactly l1 + l2 away, up to rounding
         solution = solve(x, y, 0.3, 0.25)
         assert solution.status is IkStatus.REACHED
         assert solution.q2 == 0.0
@@ -67,7 +76,7 @@ def test_fully_folded_on_the_inner_circle_is_reached():
     assert solution.status is IkStatus.REACHED
     assert solution.q2 == pytest.approx(math.pi, abs=1e-7)
     assert solution.q1 == pytest.approx(HALF_PI, abs=1e-7)
-    assert forward(solution.q1, solution.q2, 0.3, 0.25) == pytest.approx((0.0, 0.05), abs=1e-12)
+    assert arm_tip(solution.q1, solution.q2, 0.3, 0.25) == pytest.approx((0.0, 0.05), abs=1e-12)
 
 
 def test_beyond_reach_stretches_toward_the_target():
@@ -88,15 +97,24 @@ def test_inside_the_inner_hole_folds_toward_the_target(l1, l2, expected_q1):
     assert abs(solution.q2) == pytest.approx(math.pi, abs=1e-15)
     assert abs(math.remainder(solution.q1 - expected_q1, 2 * math.pi)) < 1e-12
     assert solution.tip == pytest.approx((-0.05, 0.0), abs=1e-15)
-    assert forward(solution.q1, solution.q2, l1, l2) == pytest.approx((-0.05, 0.0), abs=1e-15)
+    assert arm_tip(solution.q1, solution.q2, l1, l2) == pytest.approx((-0.05, 0.0), abs=1e-15)
     assert solution.error == pytest.approx(0.04, abs=1e-15)
+
+
+@pytest.mark.parametrize('l1, l2', [(1.0, 1e16), (1e16, 1.0), (1e-3, 1e100)])
+def test_folds_toward_the_target_when_the_short_link_is_below_the_long_ones_rounding(l1, l2):
+    # l2 - l1 rounds to l2: the fold direction must still come from which link is longer.
+    solution = solve(0.0, 1e-3 * max(l1, l2), l1, l2)
+    assert solution.status is IkStatus.INSIDE_INNER
+    u, v = arm_tip(solution.q1, solution.q2, l1, l2)
+    assert v > 0.0  # on the target's side of the shoulder, not opposite it
 
 
 def test_target_at_origin_with_equal_links_is_reached_folded():
     solution = solve(0.0, 0.0, 0.3, 0.3)
     assert solution.status is IkStatus.REACHED
     assert (solution.q1, solution.q2) == (0.0, -math.pi)
-    assert forward(solution.q1, solution.q2, 0.3, 0.3) == pytest.approx((0.0, 0.0), abs=1e-15)
+    assert arm_tip(solution.q1, solution.q2, 0.3, 0.3) == pytest.approx((0.0, 0.0), abs=1e-15)
 
 
 def test_target_at_origin_keeps_the_previous_shoulder_angle():
@@ -112,7 +130,7 @@ def test_target_at_origin_keeps_the_previous_shoulder_angle():
 def test_zero_length_link_has_a_circle_workspace(l1, l2):
     on_circle = solve(0.0, 0.4, l1, l2)
     assert on_circle.status is IkStatus.REACHED
-    assert forward(on_circle.q1, on_circle.q2, l1, l2) == pytest.approx((0.0, 0.4), abs=1e-15)
+    assert arm_tip(on_circle.q1, on_circle.q2, l1, l2) == pytest.approx((0.0, 0.4), abs=1e-15)
     outside = solve(0.0, 1.0, l1, l2)
     assert outside.status is IkStatus.OUT_OF_REACH
     assert outside.error == pytest.approx(0.6, abs=1e-15)
@@ -184,7 +202,7 @@ def test_random_reachable_targets_any_quadrant_and_scale():
             solution = solve(x, y, l1, l2, elbow=elbow)
             assert solution.status is IkStatus.REACHED
             assert solution.reachable
-            tip = forward(solution.q1, solution.q2, l1, l2)
+            tip = arm_tip(solution.q1, solution.q2, l1, l2)
             assert math.hypot(tip[0] - x, tip[1] - y) <= 1e-9 * s
             assert math.hypot(solution.tip[0] - x, solution.tip[1] - y) <= 1e-9 * s
             assert (solution.q2 <= 0.0) if elbow == 'up' else (solution.q2 >= 0.0)
@@ -204,7 +222,7 @@ def test_random_unreachable_targets_give_the_closest_workspace_point():
         assert solution.status is (IkStatus.OUT_OF_REACH if outside else IkStatus.INSIDE_INNER)
         closest = min(max(r, d), s)
         assert solution.error == pytest.approx(abs(r - closest), abs=1e-9 * s)
-        tip = forward(solution.q1, solution.q2, l1, l2)
+        tip = arm_tip(solution.q1, solution.q2, l1, l2)
         assert math.hypot(tip[0] - x, tip[1] - y) == pytest.approx(abs(r - closest), abs=1e-9 * s)
         # Stretched or folded along the target's ray.
         assert tip[0] * x + tip[1] * y >= 0.0
@@ -224,7 +242,7 @@ def test_property_reachable_tip_hits_target(l1, l2, fraction, angle, elbow):
     x, y = r * math.cos(angle), r * math.sin(angle)
     solution = solve(x, y, l1, l2, elbow=elbow)
     assert solution.reachable
-    tip = forward(solution.q1, solution.q2, l1, l2)
+    tip = arm_tip(solution.q1, solution.q2, l1, l2)
     assert math.hypot(tip[0] - x, tip[1] - y) <= 1e-9 * s
     # q2 has the elbow's sign; only a straight arm (full stretch) has q2 = 0.
     straight = solution.q2 == 0.0 and abs(r - s) <= 1e-12 * s
@@ -247,7 +265,7 @@ def test_property_any_target_gives_the_closest_workspace_point(l1, l2, x, y, elb
     scale = max(s, r, 1e-300)
     assert math.isfinite(solution.q1) and math.isfinite(solution.q2)
     expected = abs(r - min(max(r, d), s))
-    tip = forward(solution.q1, solution.q2, l1, l2)
+    tip = arm_tip(solution.q1, solution.q2, l1, l2)
     assert math.hypot(tip[0] - x, tip[1] - y) == pytest.approx(expected, abs=1e-9 * scale)
     assert solution.error == pytest.approx(expected, abs=1e-9 * scale)
     assert solution.reachable == (solution.status is IkStatus.REACHED)
@@ -264,3 +282,23 @@ def test_property_a_bad_value_anywhere_raises_naming_it(values, position, bad):
     values[position] = bad
     with pytest.raises(IkInputError, match=rf'^{names[position]} must be'):
         solve(*values)
+
+
+# Sizes from a millimetre to the largest solvable (MAX_MAGNITUDE = 1e100 m), log-uniform.
+magnitude = st.floats(min_value=-3.0, max_value=100.0).map(lambda e: 10.0 ** e)
+coordinate = st.one_of(st.just(0.0), magnitude, magnitude.map(lambda m: -m))
+length_or_zero = st.one_of(st.just(0.0), magnitude)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(x=coordinate, y=coordinate, l1=length_or_zero, l2=length_or_zero,
+       elbow=st.sampled_from(['up', 'down', 'nearest']))
+def test_property_any_magnitude_up_to_the_limit_is_solved(x, y, l1, l2, elbow):
+    solution = solve(x, y, l1, l2, elbow=elbow)
+    values = (solution.q1, solution.q2, *solution.tip, solution.error)
+    assert all(math.isfinite(value) for value in values)
+    distance = tip_distance(solution.q1, solution.q2, l1, l2, x, y)
+    if solution.reachable:
+        assert distance <= 1e-9 * (l1 + l2)
+    scale = max(l1 + l2, math.hypot(x, y))
+    assert abs(solution.error - distance) <= 1e-9 * scale

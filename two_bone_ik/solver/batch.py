@@ -1,0 +1,146 @@
+"""Vectorised closed-form inverse kinematics over many targets."""
+
+import math
+
+import numpy as np
+
+from two_bone_ik.solver.angles import wrap_angles
+from two_bone_ik.solver.limits import _fit_batch_into_limits, _forward_array
+from two_bone_ik.solver.results import IkBatchSolution, IkStatus, REACH_TOLERANCE
+from two_bone_ik.solver.validation import _check_batch_inputs, _check_elbow, _check_limits
+
+
+def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
+                allow_elbow_flip: bool = True, previous=None) -> IkBatchSolution:
+    """Solve many targets at once; element ``i`` equals ``solve`` on target ``i``.
+
+    Parameters
+    ----------
+    xy : array-like, shape (n, 2)
+        Targets (u, v), metres.
+    l1, l2 : float
+        Link lengths, metres, ``>= 0``.
+    elbow : {'up', 'down', 'nearest'}
+        Requested branch, as in :func:`solve`.
+    limits : sequence of two (lower, upper) pairs, optional
+        Joint limits in radians, as in :func:`solve`.
+    allow_elbow_flip : bool
+        As in :func:`solve`.
+    previous : array-like, shape (n, 2), optional
+        Previous configuration (q1, q2) per target, radians, as in :func:`solve`.
+
+    Returns
+    -------
+    IkBatchSolution
+        Angles, statuses, reachability, tips and errors, one row per target.
+
+    Raises
+    ------
+    IkInputError
+        If ``xy`` has the wrong shape, or a value of ``xy`` or a length is NaN, infinite or
+        beyond :data:`MAX_MAGNITUDE` (1e100 m) in absolute value (the message names the row and
+        column), a length is negative, ``elbow`` is unknown, a lower limit is above its upper
+        limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
+    """
+    xy, l1, l2, previous = _check_batch_inputs(xy, l1, l2, previous)
+    _check_elbow(elbow)
+    if limits is not None:
+        limits = _check_limits(limits)
+    x = np.ascontiguousarray(xy[:, 0])  # contiguous columns vectorise better
+    y = np.ascontiguousarray(xy[:, 1])
+    s = l1 + l2
+    d = abs(l1 - l2)
+    slack = REACH_TOLERANCE * s
+    r = _radius(x, y)
+    rc = np.minimum(np.maximum(r, d), s)
+    outside = r > s
+    inside = r < d
+    status = np.zeros(r.shape, dtype=np.int8)
+    status[outside & (r - s > slack)] = IkStatus.OUT_OF_REACH
+    status[inside & (d - r > slack)] = IkStatus.INSIDE_INNER
+
+    # The same half-angle formulas as solve, computed in place where possible.
+    short, long = min(l1, l2), max(l1, l2)
+    a = np.subtract(long, rc)
+    a += short
+    np.maximum(a, 0.0, out=a)
+    a *= s + rc
+    np.sqrt(a, out=a)
+    b = np.subtract(rc, long)
+    b += short
+    np.maximum(b, 0.0, out=b)
+    b *= rc + d
+    np.sqrt(b, out=b)
+    if outside.any() or inside.any():
+        a[outside] = 0.0
+        b[outside] = 2.0 * math.sqrt(l1 * l2)
+        a[inside] = 2.0 * math.sqrt(l1 * l2)
+        b[inside] = 0.0
+    ab = a * b
+    if l1 > 0.0:
+        adjacent = rc - l2
+        adjacent *= rc + l2
+        adjacent += l1 * l1
+    else:
+        adjacent = np.ones_like(rc)
+    if outside.any() or inside.any():
+        # As in solve: stretched or folded, only the sign of adjacent counts; set it exactly.
+        adjacent[outside] = 1.0
+        adjacent[inside] = -1.0 if 0.0 < l1 < l2 else 1.0
+    at_origin = r == 0.0
+    any_at_origin = bool(at_origin.any())
+    phi = None
+    if limits is not None or (elbow == 'nearest' and previous is not None):
+        phi = np.arctan2(y, x)
+        if any_at_origin:
+            phi[at_origin] = 0.0 if previous is None else wrap_angles(previous[at_origin, 0])
+    if elbow == 'nearest' and previous is not None:
+        offset = np.arctan2(ab, adjacent)
+        q2_abs = 2.0 * np.arctan2(a, b)
+        cost_up = (wrap_angles(phi + offset - previous[:, 0]) ** 2
+                   + wrap_angles(-q2_abs - previous[:, 1]) ** 2)
+        cost_down = (wrap_angles(phi - offset - previous[:, 0]) ** 2
+                     + wrap_angles(q2_abs - previous[:, 1]) ** 2)
+        sign = np.where(cost_up <= cost_down, -1.0, 1.0)
+        sab = sign * ab
+    else:
+        sign = 1.0 if elbow == 'down' else -1.0
+        sab = ab if sign > 0.0 else -ab
+    # As in solve: the target's direction turned back by the shoulder offset, one rotation.
+    q1 = np.arctan2(y * adjacent - x * sab, x * adjacent + y * sab)
+    if any_at_origin:
+        q1[at_origin] = 0.0 if previous is None else wrap_angles(previous[at_origin, 0])
+    q2 = np.arctan2(a, b)
+    q2 *= 2.0 * sign
+    q2 += 0.0
+
+    # The closed-form pose's tip lies on the target's ray at radius rc.
+    scale = np.divide(rc, r, out=np.zeros_like(r), where=~at_origin) if any_at_origin \
+        else np.divide(rc, r)
+    tip = xy * scale[:, None]
+    error = np.abs(r - rc)
+    if any_at_origin:
+        tip[at_origin] = _forward_array(q1[at_origin], q2[at_origin], l1, l2)
+    if limits is not None:
+        q1, q2 = _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status,
+                                        limits, allow_elbow_flip, tip, error, previous)
+    reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
+    return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip, error)
+
+
+def _radius(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Distances (m) of points from the origin: np.hypot's result, several times faster.
+
+    The plain square root is exact to rounding unless a square underflows (it cannot overflow
+    for coordinates within MAX_MAGNITUDE); then np.hypot does the whole batch.
+    """
+    with np.errstate(over='ignore', under='ignore'):
+        r = x * x
+        r += y * y
+    np.sqrt(r, out=r)
+    if r.size == 0:
+        return r
+    # Coordinates within MAX_MAGNITUDE (1e100 m) cannot overflow here; tiny ones can underflow.
+    if r.min() < 1e-150 and np.any((r < 1e-150) & ((x != 0.0) | (y != 0.0))):
+        return np.hypot(x, y)
+    return r

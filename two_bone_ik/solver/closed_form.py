@@ -1,0 +1,193 @@
+"""Closed-form forward and inverse kinematics of a planar two-link arm."""
+
+import math
+from typing import Optional, Sequence, Tuple
+
+from two_bone_ik.solver.angles import wrap_angle
+from two_bone_ik.solver.limits import _into_range, _solve_limited
+from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
+from two_bone_ik.solver.validation import (_check_elbow, _check_inputs, _check_limits,
+                                           _check_previous)
+
+_REACHED = IkStatus.REACHED
+_OUT_OF_REACH = IkStatus.OUT_OF_REACH
+_INSIDE_INNER = IkStatus.INSIDE_INNER
+# The scalar fast path looks these up as module globals rather than as attributes of math.
+_tuple_new = tuple.__new__  # builds an IkSolution without the NamedTuple's Python-level __new__
+_atan2 = math.atan2
+_hypot = math.hypot
+_sqrt = math.sqrt
+
+
+def forward(q1: float, q2: float, l1: float, l2: float) -> Tuple[float, float]:
+    """Tip position of the arm.
+
+    Parameters
+    ----------
+    q1, q2 : float
+        Joint angles, radians (q2 relative to link 1).
+    l1, l2 : float
+        Link lengths, metres.
+
+    Returns
+    -------
+    tuple of float
+        Tip position (u, v), metres.
+    """
+    a12 = q1 + q2
+    return (l1 * math.cos(q1) + l2 * math.cos(a12), l1 * math.sin(q1) + l2 * math.sin(a12))
+
+
+def elbow_position(q1: float, l1: float) -> Tuple[float, float]:
+    """Elbow position (u, v) in metres for shoulder angle ``q1`` (rad) and link 1 length ``l1``."""
+    return (l1 * math.cos(q1), l1 * math.sin(q1))
+
+
+def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=None,
+          allow_elbow_flip: bool = True,
+          previous: Optional[Sequence[float]] = None) -> IkSolution:
+    """Solve planar two-link inverse kinematics in closed form.
+
+    Parameters
+    ----------
+    x, y : float
+        Target position (u, v) in the arm plane, metres.
+    l1, l2 : float
+        Link lengths, metres, ``>= 0`` (zero-length links are allowed).
+    elbow : {'up', 'down', 'nearest'}
+        Requested branch: ``'up'`` puts the elbow on the +v side of the shoulder-to-target
+        line (q2 wrapped into [-pi, pi] is ``<= 0``), ``'down'`` on the other. ``'nearest'``
+        picks the branch closest to ``previous`` (``'up'`` when ``previous`` is None).
+    limits : sequence of two (lower, upper) pairs, optional
+        Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
+        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). Angles are brought
+        into range by whole turns where possible: of several whole-turn representatives inside
+        the limits, the one nearest ``previous`` (nearest 0 without it), i.e. nearest the point
+        of [lo, hi] closest to that reference; an unlimited joint (both sides infinite) gets an
+        angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a limit is
+        put on the limit.
+    allow_elbow_flip : bool
+        When the requested branch violates a limit, use the other branch if it fits
+        (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
+    previous : sequence of two float, optional
+        Previous configuration (q1, q2) in radians, finite: used by ``'nearest'``, as q1 when
+        the target is at the origin (where the direction is undefined), and with limits to
+        pick the whole-turn representative of each angle.
+
+    Returns
+    -------
+    IkSolution
+        The joint angles and the outcome. Out of reach, the angles are the closest reachable
+        pose (stretched toward the target outside, folded toward it inside the inner hole); with
+        limits and no exact fit, the in-limits pose whose tip is closest to the target. Without
+        limits both angles are in [-pi, pi]. ``elbow`` is the branch of the returned pose (by
+        the sign of q2 wrapped into [-pi, pi]; the requested one for a straight or exactly
+        folded arm).
+
+    Raises
+    ------
+    IkInputError
+        If a coordinate or length is NaN, infinite or beyond :data:`MAX_MAGNITUDE` (1e100 m) in
+        absolute value, a length is negative, ``elbow`` is unknown, a lower limit is above its
+        upper limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
+    """
+    # Every value finite and within MAX_MAGNITUDE (1e100 m; NaN fails every comparison).
+    if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and 0.0 <= l1 <= 1e100
+            and 0.0 <= l2 <= 1e100):
+        _check_inputs(x, y, l1, l2)
+
+    # Reach: radius clamped into the workspace annulus [d, s].
+    # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b with
+    # a^2 = (s - rc)(s + rc) and b^2 = (rc - d)(rc + d). It stays exact at full stretch (q2 = 0)
+    # and full fold (q2 = pi), where the arccos form loses half the digits. s - rc and rc - d are
+    # summed from the longer link outward so a tiny link beside a long one keeps its digits.
+    s = l1 + l2
+    if l1 < l2:
+        short, long = l1, l2
+    else:
+        short, long = l2, l1
+    d = long - short
+    r = _hypot(x, y)
+    # The shoulder angle is the target's direction turned back by the offset
+    # atan2(sign a b, adjacent), adjacent = rc^2 + l1^2 - l2^2 (rc^2 - l2^2 factored for the same
+    # reason), done as one rotation of (x, y): one atan2, no division, and no wrapping. With
+    # l1 = 0 the offset is 0. Stretched (a = 0) or folded (b = 0) only adjacent's sign counts:
+    # it is set exactly, as a short link below the rounding of a long one would lose it.
+    if r > s:
+        rc = s
+        status = _REACHED if r - s <= REACH_TOLERANCE * s else _OUT_OF_REACH
+        a = 0.0
+        b = 2.0 * _sqrt(l1 * l2)
+        adjacent = 1.0
+    elif r < d:
+        rc = d
+        status = _REACHED if d - r <= REACH_TOLERANCE * s else _INSIDE_INNER
+        a = 2.0 * _sqrt(l1 * l2)
+        b = 0.0
+        adjacent = -1.0 if 0.0 < l1 < l2 else 1.0  # the longer link points at the target
+    else:
+        rc = r
+        status = _REACHED
+        a = (long - r) + short
+        b = (r - long) + short
+        a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
+        b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
+        adjacent = (r - l2) * (r + l2) + l1 * l1 if l1 > 0.0 else 1.0
+    if elbow == 'up':
+        sign = -1.0
+    elif elbow == 'down':
+        sign = 1.0
+    else:
+        sign = None
+    if r > 0.0:
+        if sign is None:
+            _check_elbow(elbow)
+            sign = _nearest_sign(_atan2(y, x), a, b, adjacent, previous)
+        sab = sign * a * b
+        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
+    else:
+        # At the origin the direction is undefined: keep the previous shoulder angle.
+        q1 = 0.0 if previous is None else wrap_angle(_check_previous(previous)[0])
+        if sign is None:
+            _check_elbow(elbow)
+            sign = _nearest_sign(q1, a, b, adjacent, previous)
+    q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+    if limits is not None:
+        limits = _check_limits(limits)
+        ref1, ref2 = (0.0, 0.0) if previous is None else _check_previous(previous)
+        fit1 = _into_range(q1, *limits[0], ref1)
+        fit2 = _into_range(q2, *limits[1], ref2)
+        if fit1 is None or fit2 is None:
+            phi = _atan2(y, x) if r > 0.0 else q1
+            return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, adjacent, sign, status,
+                                  limits, allow_elbow_flip, ref1, ref2)
+        q1, q2 = fit1, fit2
+
+    # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
+    # in reach (exact up to rounding of the angles).
+    if rc == r:
+        tip = (x, y)
+        error = 0.0
+    elif r > 0.0:
+        scale = rc / r
+        tip = (x * scale, y * scale)
+        error = r - rc if r > rc else rc - r
+    else:
+        tip = forward(q1, q2, l1, l2)
+        error = rc
+    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error,
+                                   'up' if sign < 0.0 else 'down'))
+
+
+def _nearest_sign(phi: float, a: float, b: float, adjacent: float,
+                  previous: Optional[Sequence[float]]) -> float:
+    """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one)."""
+    if previous is None:
+        return -1.0
+    p1, p2 = _check_previous(previous)
+    q2_abs = 2.0 * math.atan2(a, b)
+    offset = math.atan2(a * b, adjacent)
+    cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2
+    cost_down = wrap_angle(phi - offset - p1) ** 2 + wrap_angle(q2_abs - p2) ** 2
+    return -1.0 if cost_up <= cost_down else 1.0
