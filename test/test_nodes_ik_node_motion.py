@@ -235,12 +235,18 @@ def test_first_motion_starts_from_the_published_joint_states(domain, probe, tmp_
         motion = Motion(probe, process, '/measured')
         probe.wait_for_subscribers(motion.states)
         measured = JointState(name=list(reversed(NAMES)), position=[-0.6, 0.4])
-        start = len(motion.trajectories)
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
 
-        def answered():
-            motion.states.publish(measured)  # best effort: repeat until it gets there
-            return len(motion.trajectories) > start
-        probe.publish_until(motion.target, pose(0.35, 0.2), answered, what='an answer')
+        def node_has_it(array):
+            return any(s.name == '/measured/two_bone_ik: motion'
+                       and values(s)['measured_position'] == '[0.400000, -0.600000]'
+                       for s in array.status)
+        # Best effort: repeat until the node says (in /diagnostics) it has the measurement.
+        probe.publish_until(motion.states, measured, lambda: any(
+            node_has_it(a) for a in diagnostics.messages), 30.0, 'the measurement to arrive')
+        start = len(motion.trajectories)
+        probe.publish_until(motion.target, pose(0.35, 0.2),
+                            lambda: len(motion.trajectories) > start, what='an answer')
         first = motion.trajectories.messages[start].points[0].positions
         # One period from (0.4, -0.6), not from initial_positions (1, 1).
         assert first == pytest.approx([0.4, -0.6], abs=max(VELOCITY) / RATE)

@@ -10,12 +10,18 @@ _SOLVER_NAMES = (
     'IkInputError',
     'IkSolution',
     'IkStatus',
+    'LIMIT_TOLERANCE',
+    'MAX_JOINT_LIMIT',
+    'MAX_MAGNITUDE',
+    'REACH_TOLERANCE',
     'elbow_position',
     'forward',
     'seek',
     'solve',
     'solve_batch',
     'solve_ccd',
+    'wrap_angle',
+    'wrap_angles',
 )
 
 __all__ = list(_SOLVER_NAMES)

@@ -12,13 +12,11 @@ from typing import Any, Mapping, Tuple
 
 from two_bone_ik.arm.plane import PLANE_AXES
 from two_bone_ik.config_error import ConfigError
+from two_bone_ik.solver.validation import MAX_JOINT_LIMIT, MAX_MAGNITUDE
 
-#: Largest finite joint limit, rad: beyond it whole-turn arithmetic on the angles loses the
-#: digits that keep the tip on the target (about 15 900 turns).
-MAX_JOINT_LIMIT = 1e5
-
-#: Largest shoulder coordinate, m (the solver's limit for any coordinate).
-MAX_COORDINATE = 1e100
+#: Largest finite joint limit, rad (the solver's: beyond it whole-turn arithmetic on the angles
+#: loses the digits that keep the tip on the target); and largest shoulder coordinate, m.
+MAX_COORDINATE = MAX_MAGNITUDE
 
 #: Elbow branch choices understood by the solver.
 ELBOW_CHOICES = ('up', 'down', 'nearest')

@@ -99,6 +99,11 @@ class CommandStream:
     # -- the stream ---------------------------------------------------------------------------
 
     @property
+    def measured_position(self) -> Optional[Tuple[float, float]]:
+        """The last measured joint positions, rad, or None before any."""
+        return self._measured
+
+    @property
     def limits(self) -> MotionLimits:
         """Motion limits in effect."""
         return self._limits

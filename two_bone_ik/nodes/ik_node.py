@@ -554,6 +554,8 @@ class IkNode(SchemaNode):
                   ('remaining_s', f'{stream.remaining():.6f}'),
                   ('command_rate_hz', f'{stream.rate:g}'),
                   ('commands_streamed', str(self._commands_streamed)),
+                  ('measured_position', 'none' if stream.measured_position is None
+                   else _shown(stream.measured_position)),
                   ('max_joint_velocity', _shown(limits.velocity)),
                   ('max_joint_acceleration', _shown(limits.acceleration)),
                   ('max_joint_jerk', _shown(limits.jerk))]
