@@ -761,15 +761,21 @@ def test_markers_show_workspace_limits_target_arm_and_closest_point(servo, probe
     def kinds(array):
         return {(m.ns, m.id) for m in array.markers if m.action == Marker.ADD}
 
-    def picture_after(reply_status):
-        return markers.wait_for(lambda a: any(
-            m.ns == 'target' and m.color.r == pytest.approx(reply_status[0], abs=1e-6)
-            and m.color.g == pytest.approx(reply_status[1], abs=1e-6) for m in a.markers),
-            start=max(0, len(markers) - 1))
+    def picture_after(status_colour, target):
+        # The picture for this target: its target marker sits on the target with the colour
+        # of the status (an earlier picture, latched or throttled, never matches both).
+        def shows(array):
+            return any(
+                m.ns == 'target'
+                and (m.pose.position.x, m.pose.position.y, m.pose.position.z)
+                == pytest.approx(target, abs=1e-9)
+                and (m.color.r, m.color.g) == pytest.approx(status_colour[:2], abs=1e-6)
+                for m in array.markers)
+        return markers.wait_for(shows)
 
     reached = servo.send(pose(0.12, 0.0, 0.06))
     assert reached.name == 'REACHED'
-    array = picture_after(REACHED_GREEN)
+    array = picture_after(REACHED_GREEN, (0.12, 0.0, 0.06))
     assert array.markers[0].action == Marker.DELETEALL  # each picture replaces the last
     assert {('workspace', 0), ('workspace', 1), ('target', 0), ('arm', 0)} <= kinds(array)
     assert any(ns == 'limits' for ns, _ in kinds(array))
@@ -781,12 +787,12 @@ def test_markers_show_workspace_limits_target_arm_and_closest_point(servo, probe
 
     beyond = servo.send(pose(0.3, 0.0, 0.1))
     assert beyond.name == 'OUT_OF_REACH'
-    array = picture_after(CLAMPED_AMBER)
+    array = picture_after(CLAMPED_AMBER, (0.3, 0.0, 0.1))
     assert {('closest', 0), ('closest', 1)} <= kinds(array)
 
     rejected = servo.send(pose(0.1, 0.0, 0.1, frame='world'))
     assert rejected.name == 'WRONG_FRAME'
-    array = picture_after(REJECTED_RED)
+    array = picture_after(REJECTED_RED, (0.1, 0.0, 0.1))
     assert ('arm', 0) not in kinds(array)
     probe.node.destroy_subscription(markers.subscription)
 
