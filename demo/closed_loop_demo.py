@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
 
 from ros_harness import isolate_ros_domain, NodeProcess  # noqa: E402,I100
-from ros_harness import spin_until, WaitTimeout  # noqa: E402
+from ros_harness import spin_until, stop_processes, WaitTimeout  # noqa: E402
 
 from two_bone_ik.arm.params_file import load_arm_config  # noqa: E402
 from two_bone_ik.arm.plane import from_plane  # noqa: E402
@@ -456,13 +456,8 @@ def run(params_file, output):
         finally:
             if recorder is not None:
                 recorder.close()
-            for name, process in processes.items():
-                code = process.stop()
-                if code != 0:
-                    failures.append(f'the {name} exited with {code} on SIGINT')
+            failures += stop_processes(processes)
         if failures:
-            for name, process in processes.items():
-                print(f'{name} output:\n' + process.output(), file=sys.stderr)
             print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
             return 1
 

@@ -37,7 +37,7 @@ from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from ros_harness import isolate_ros_domain, NodeProcess, RosProbe  # noqa: E402,I100
-from ros_harness import WaitTimeout, write_params  # noqa: E402
+from ros_harness import stop_processes, WaitTimeout, write_params  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402
 
@@ -102,13 +102,8 @@ def run(output):
         finally:
             if probe is not None:
                 probe.close()
-            for name, process in processes.items():
-                code = process.stop()
-                if code != 0:
-                    failures.append(f'the {name} exited with {code} on SIGINT')
+            failures += stop_processes(processes)
         if failures:
-            for name, process in processes.items():
-                print(f'{name} output:\n' + process.output(), file=sys.stderr)
             print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
             return 1
     _print_rows(record, geometry)

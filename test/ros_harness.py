@@ -364,6 +364,23 @@ class NodeProcess:
         self.stop()
 
 
+def stop_processes(processes: Mapping[str, 'NodeProcess']) -> List[str]:
+    """Stop every process with SIGINT; return one failure line per process that did not exit 0.
+
+    A failure line names the process by its key in ``processes``; its output follows on the
+    next lines (for a demo's or benchmark's report).
+    """
+    failures = []
+    for name, process in processes.items():
+        code = process.stop()
+        if code != 0:
+            failures.append(f'the {name} exited with {code} on SIGINT')
+    if failures:
+        for name, process in processes.items():
+            failures.append(f'{name} output:\n{process.output()}')
+    return failures
+
+
 class Collector:
     """Messages received on one topic, in arrival order (see :meth:`RosProbe.collect`)."""
 

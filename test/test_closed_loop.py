@@ -8,7 +8,7 @@ switch through the parameter service the measured elbow must be on the requested
 
 import math
 
-from diagnostic_msgs.msg import DiagnosticStatus
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
@@ -280,6 +280,14 @@ def rrbot_loop(request, tmp_path_factory):
         probe.wait_for_subscribers(targets)
         for collector in (tips, states, statuses):
             probe.wait_for_publishers(collector)
+        # The sim's subscription must have matched the IK node's command output before the
+        # first motion (a stream is sent once): the IK node says so in /diagnostics (its
+        # motion status is OK, not WARN "nothing subscribes", once the sim listens).
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        diagnostics.wait_for(lambda array: any(
+            s.name == '/rrbot/two_bone_ik: motion' and s.level == DiagnosticStatus.OK
+            for s in array.status), timeout=30.0)
+        probe.node.destroy_subscription(diagnostics.subscription)
         yield probe, targets, tips, states, statuses, (ik, sim)
     for process in (ik, sim):
         assert process.returncode == 0, process.output()

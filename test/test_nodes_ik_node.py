@@ -19,7 +19,7 @@ import pytest
 from rcl_interfaces.msg import ParameterType
 from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
 from rclpy.time import Time
-from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, signal_inside_publish
+from ros_harness import NodeProcess, signal_inside_publish
 from ros_harness import wait_until, without_modules, write_params
 from std_msgs.msg import Bool
 
@@ -48,17 +48,6 @@ def tip_xy(q, config=DEFAULT):
 
 
 # -- fixtures ---------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope='module')
-def domain():
-    return isolate_ros_domain()
-
-
-@pytest.fixture(scope='module')
-def probe(domain):
-    with RosProbe(domain) as probe:
-        yield probe
 
 
 @pytest.fixture(scope='module')

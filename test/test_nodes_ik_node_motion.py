@@ -16,7 +16,7 @@ from ik_client import LATCHED, pose, values
 import numpy as np
 import pytest
 from rclpy.qos import qos_profile_sensor_data
-from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, write_params
+from ros_harness import NodeProcess, write_params
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray
 from std_srvs.srv import Trigger
@@ -89,17 +89,6 @@ def motion_params(**extra):
             'trajectory_controller': 'jtc', 'max_joint_velocity': VELOCITY,
             'max_joint_acceleration': ACCELERATION, 'max_joint_jerk': JERK,
             'command_rate': RATE, **extra}
-
-
-@pytest.fixture(scope='module')
-def domain():
-    return isolate_ros_domain()
-
-
-@pytest.fixture(scope='module')
-def probe(domain):
-    with RosProbe(domain, 'motion_probe') as probe:
-        yield probe
 
 
 @pytest.fixture(scope='module')
@@ -277,3 +266,36 @@ def test_without_limits_one_command_per_target_on_every_output(domain, probe, tm
         reply = probe.call(Trigger, '/steps/two_bone_ik/stop', Trigger.Request())
         assert reply.success and 'no motion planned' in reply.message
         assert process.returncode is None
+
+
+def test_diagnostics_warn_while_nothing_subscribes_to_the_commands(domain, probe, tmp_path):
+    # A controller that is not running (or a namespace typo) leaves the commands going nowhere:
+    # the motion status says so (WARN, naming the topics) until something subscribes.
+    params = write_params(tmp_path / 'alone.yaml', {
+        'publish_joint_commands': False, 'position_controller': 'fpc',
+        'trajectory_controller': 'jtc'})
+    diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+
+    def motion_report(predicate):
+        def check(array):
+            return next((s for s in array.status if s.name == '/alone/two_bone_ik: motion'
+                         and predicate(s)), None)
+        return check(diagnostics.wait_for(check, timeout=15.0))
+
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/alone'],
+                     domain_id=domain, log_dir=tmp_path, name='alone') as process:
+        alone = motion_report(lambda s: True)
+        assert alone.level == DiagnosticStatus.WARN
+        assert alone.message.endswith(
+            '; nothing subscribes to /alone/fpc/commands or /alone/jtc/joint_trajectory')
+        assert values(alone)['subscribers'] == ('/alone/fpc/commands: 0, '
+                                                '/alone/jtc/joint_trajectory: 0')
+        commands = probe.collect(Float64MultiArray, '/alone/fpc/commands')
+        listened = motion_report(lambda s: s.level == DiagnosticStatus.OK)
+        assert listened.message == 'no motion planning (every motion limit infinite): one ' \
+                                   'command per target'
+        assert values(listened)['subscribers'] == ('/alone/fpc/commands: 1, '
+                                                   '/alone/jtc/joint_trajectory: 0')
+        probe.node.destroy_subscription(commands.subscription)
+        assert process.returncode is None
+    probe.node.destroy_subscription(diagnostics.subscription)

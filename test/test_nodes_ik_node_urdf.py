@@ -10,7 +10,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from ik_client import Arm, LATCHED, pose, values
 import numpy as np
 import pytest
-from ros_harness import isolate_ros_domain, NodeProcess, RosProbe, wait_until, write_params
+from ros_harness import NodeProcess, wait_until, write_params
 from std_msgs.msg import String
 
 from two_bone_ik.arm.config import ArmConfig
@@ -26,17 +26,6 @@ def check_command(reply, urdf, base, tip, target, tolerance=1e-9):
     readings = dict(zip(reply.joints.name, reply.joints.position))
     np.testing.assert_allclose(chain_tip(urdf, base, tip, readings), target, rtol=0.0,
                                atol=tolerance)
-
-
-@pytest.fixture(scope='module')
-def domain():
-    return isolate_ros_domain()
-
-
-@pytest.fixture(scope='module')
-def probe(domain):
-    with RosProbe(domain, 'urdf_probe') as probe:
-        yield probe
 
 
 @pytest.fixture(scope='module')

@@ -48,7 +48,7 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
-from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK
+from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
 from visualization_msgs.msg import Marker, MarkerArray
@@ -548,18 +548,31 @@ class IkNode(SchemaNode):
             message = f'moving, {stream.remaining():.3f} s left'
         else:
             message = 'at rest'
+        level = OK
+        outputs = [pub for pub in (self._joint_pub, self._position_pub, self._trajectory_pub)
+                   if pub is not None]
+        subscribers = {pub.topic_name: pub.get_subscription_count() for pub in outputs}
+        if not outputs:
+            message += ('; no command output (publish_joint_commands is false and no '
+                        'controller is named)')
+        elif not any(subscribers.values()):
+            # The commands go nowhere: no controller (or sim, or servo node) listens.
+            level = WARN
+            message += '; nothing subscribes to ' + ' or '.join(subscribers)
         limits = stream.limits
         values = [('planned', 'true' if stream.planned else 'false'),
                   ('moving', 'true' if stream.moving else 'false'),
                   ('remaining_s', f'{stream.remaining():.6f}'),
                   ('command_rate_hz', f'{stream.rate:g}'),
                   ('commands_streamed', str(self._commands_streamed)),
+                  ('subscribers', ', '.join(f'{topic}: {count}'
+                                            for topic, count in subscribers.items())),
                   ('measured_position', 'none' if stream.measured_position is None
                    else _shown(stream.measured_position)),
                   ('max_joint_velocity', _shown(limits.velocity)),
                   ('max_joint_acceleration', _shown(limits.acceleration)),
                   ('max_joint_jerk', _shown(limits.jerk))]
-        return diagnostic_status(OK, f'{self._status_name}: motion', message,
+        return diagnostic_status(level, f'{self._status_name}: motion', message,
                                  self._config.base_frame, values)
 
     def _arm_status(self) -> DiagnosticStatus:
