@@ -8,10 +8,15 @@ from two_bone_ik.solver import (
     IkInputError,
     IkSolution,
     IkStatus,
+    JointLimits,
+    MAX_JOINT_LIMIT,
+    MAX_MAGNITUDE,
     seek,
     solve,
     solve_batch,
     solve_ccd,
+    wrap_angle,
+    wrap_angles,
 )
 
 __all__ = [
@@ -20,10 +25,15 @@ __all__ = [
     'IkInputError',
     'IkSolution',
     'IkStatus',
+    'JointLimits',
+    'MAX_JOINT_LIMIT',
+    'MAX_MAGNITUDE',
     'elbow_position',
     'forward',
     'seek',
     'solve',
     'solve_batch',
     'solve_ccd',
+    'wrap_angle',
+    'wrap_angles',
 ]

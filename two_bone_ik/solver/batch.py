@@ -22,17 +22,21 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         Link lengths, metres, ``>= 0``.
     elbow : {'up', 'down', 'nearest'}
         Requested branch, as in :func:`solve`.
-    limits : sequence of two (lower, upper) pairs, optional
+    limits : JointLimits or sequence of two (lower, upper) pairs, optional
         Joint limits in radians, as in :func:`solve`.
     allow_elbow_flip : bool
         As in :func:`solve`.
     previous : array-like, shape (n, 2), optional
-        Previous configuration (q1, q2) per target, radians, as in :func:`solve`.
+        Previous configuration (q1, q2) per target, radians, finite, as in :func:`solve`: row
+        i's picks the whole-turn representatives of row i's angles.
 
     Returns
     -------
     IkBatchSolution
-        Angles, statuses, reachability, tips and errors, one row per target.
+        Angles, statuses, reachability, tips and errors, one row per target. Angles are in
+        [-pi, pi] for unlimited joints; with limits, the representatives :func:`solve` returns.
+        (The batch reports no elbow branch: it is that of each row's q2, wrapped into [-pi, pi],
+        as in :func:`solve`.)
 
     Raises
     ------

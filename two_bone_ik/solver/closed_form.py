@@ -57,14 +57,16 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         Requested branch: ``'up'`` puts the elbow on the +v side of the shoulder-to-target
         line (q2 wrapped into [-pi, pi] is ``<= 0``), ``'down'`` on the other. ``'nearest'``
         picks the branch closest to ``previous`` (``'up'`` when ``previous`` is None).
-    limits : sequence of two (lower, upper) pairs, optional
+    limits : JointLimits or sequence of two (lower, upper) pairs, optional
         Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
-        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). Angles are brought
-        into range by whole turns where possible: of several whole-turn representatives inside
-        the limits, the one nearest ``previous`` (nearest 0 without it), i.e. nearest the point
-        of [lo, hi] closest to that reference; an unlimited joint (both sides infinite) gets an
-        angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a limit is
-        put on the limit.
+        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). A
+        :class:`JointLimits` is validated once; a tuple is validated on first use and cached,
+        a list or array on every call. Angles are brought into range by whole turns where
+        possible: of several whole-turn representatives inside the limits, the one nearest
+        ``previous`` (nearest 0 without it), i.e. nearest the point of [lo, hi] closest to that
+        reference (an open side counting as 1e5 rad); an unlimited joint (both sides infinite)
+        gets an angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a
+        limit is put on the limit.
     allow_elbow_flip : bool
         When the requested branch violates a limit, use the other branch if it fits
         (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
