@@ -6,7 +6,7 @@ from fk_oracle import arm_tip, chain_end
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import IkInputError, solve, solve_ccd
+from two_bone_ik.solver import IkInputError, JointLimits, solve, solve_ccd
 
 
 def test_two_links_reach_the_same_tip_as_the_closed_form():
@@ -77,3 +77,12 @@ def test_invalid_input_raises(kwargs, message):
     arguments.update(kwargs)
     with pytest.raises(IkInputError, match=message):
         solve_ccd(**arguments)
+
+
+def test_joint_limits_object_is_accepted_for_two_links():
+    plain = ((-0.5, 0.5), (-0.5, 0.5))
+    expected = solve_ccd((-0.2, 0.4), (0.3, 0.25), (0.0, 0.0), limits=plain)
+    result = solve_ccd((-0.2, 0.4), (0.3, 0.25), (0.0, 0.0), limits=JointLimits(plain))
+    assert np.array_equal(result.angles, expected.angles) and result.error == expected.error
+    with pytest.raises(IkInputError, match='limits must have 3'):
+        solve_ccd((0.1, 0.1), (0.1, 0.1, 0.1), (0.0, 0.0, 0.0), limits=JointLimits(plain))

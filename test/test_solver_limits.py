@@ -1,6 +1,7 @@
 """Tests of joint limits in two_bone_ik.solver.solve, against a brute-force grid search."""
 
 import math
+import pickle
 
 from fk_oracle import arm_tip, arm_tips, tip_distance
 from hypothesis import given, settings
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from two_bone_ik.solver import IkStatus, solve, solve_batch
+from two_bone_ik.solver import IkInputError, IkStatus, JointLimits, solve, solve_batch
 
 TWO_PI = 2 * math.pi
 HALF_PI = math.pi / 2
@@ -166,7 +167,8 @@ def test_property_limited_result_is_inside_and_not_beaten_by_grid(
         assert solution.error <= best + 1e-12
     if not flip and solution.status is not IkStatus.REACHED:
         wrapped = math.remainder(solution.q2, TWO_PI)
-        on_side = wrapped * side >= -1e-12 or abs(abs(wrapped) - math.pi) < 1e-12
+        # On the side, or within LIMIT_TOLERANCE (1e-10 rad) of it, which counts as on it.
+        on_side = wrapped * side >= -1e-10 or abs(abs(wrapped) - math.pi) < 1e-10
         side_possible = not math.isinf(best)
         assert on_side or not side_possible
 
@@ -316,9 +318,9 @@ def test_an_exactly_folded_arm_keeps_the_requested_branch(elbow, q2_limits):
 
 def expected_elbow(q2, requested):
     """Branch of the pose: by the sign of q2 wrapped into [-pi, pi], requested when 0 or pi."""
-    wrapped = math.remainder(q2, TWO_PI)
-    if abs(wrapped) < 1e-9 or abs(wrapped) > math.pi - 1e-9:
-        return None  # straight or folded (up to rounding): the requested branch, checked below
+    wrapped = math.remainder(q2, TWO_PI)  # exact
+    if wrapped == 0.0 or abs(wrapped) == math.pi:
+        return requested  # a straight or exactly folded arm
     return 'up' if wrapped < 0.0 else 'down'
 
 
@@ -331,8 +333,197 @@ def test_property_elbow_is_the_branch_of_the_returned_pose(
     r = fraction * (l1 + l2)
     x, y = r * math.cos(angle), r * math.sin(angle)
     solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
-    expected = expected_elbow(solution.q2, elbow)
-    if expected is not None:
-        assert solution.elbow == expected
-    elif solution.q2 in (0.0, math.pi, -math.pi):
-        assert solution.elbow == elbow
+    assert solution.elbow == expected_elbow(solution.q2, elbow)
+
+
+# --- JointLimits ------------------------------------------------------------------------------
+
+
+def test_joint_limits_behave_as_their_pairs_and_are_immutable():
+    limits = JointLimits(((-1, 2), (-3.0, 3)))
+    assert limits.pairs == ((-1.0, 2.0), (-3.0, 3.0))
+    assert tuple(limits) == limits.pairs and len(limits) == 2 and limits[1] == (-3.0, 3.0)
+    (lo1, hi1), (lo2, hi2) = limits
+    assert (lo1, hi1, lo2, hi2) == (-1.0, 2.0, -3.0, 3.0)
+    assert limits == JointLimits(limits) == JointLimits([[-1.0, 2.0], [-3.0, 3.0]])
+    assert hash(limits) == hash(JointLimits(limits.pairs))
+    assert repr(limits) == 'JointLimits(((-1.0, 2.0), (-3.0, 3.0)))'
+    assert pickle.loads(pickle.dumps(limits)) == limits
+    with pytest.raises(AttributeError):
+        limits.pairs = ((0.0, 1.0), (0.0, 1.0))
+    with pytest.raises(AttributeError):
+        limits._fit = None
+
+
+@pytest.mark.parametrize('bad, message', [
+    (((1.0, 0.0), (0.0, 1.0)), 'joint 1 lower limit 1.0 rad is above upper limit'),
+    (((0.0, 1.0), (math.nan, 1.0)), 'joint 2 limits must not be NaN'),
+    (((0.0, 1.0),), 'limits must have 2'),
+    (((0.0, 2e5), (0.0, 1.0)), 'joint 1 upper limit 200000 rad is beyond'),
+    ('nonsense', 'limits must be 2'),
+])
+def test_joint_limits_are_validated_once_with_the_same_reasons(bad, message):
+    with pytest.raises(IkInputError, match=message):
+        JointLimits(bad)
+    with pytest.raises(IkInputError, match=message):
+        solve(0.3, 0.2, 0.3, 0.25, limits=bad)
+
+
+def test_joint_limits_give_the_same_results_as_plain_sequences():
+    rng = np.random.default_rng(11)
+    xy = rng.uniform(-0.6, 0.6, size=(200, 2))
+    for _ in range(20):
+        plain = random_limits(rng)
+        limits = JointLimits(plain)
+        as_list = [list(pair) for pair in plain]
+        for elbow, flip in (('up', True), ('down', False)):
+            for x, y in xy:
+                expected = solve(x, y, 0.3, 0.25, elbow=elbow, limits=plain,
+                                 allow_elbow_flip=flip)
+                assert solve(x, y, 0.3, 0.25, elbow=elbow, limits=limits,
+                             allow_elbow_flip=flip) == expected
+                assert solve(x, y, 0.3, 0.25, elbow=elbow, limits=as_list,
+                             allow_elbow_flip=flip) == expected
+            batch = solve_batch(xy, 0.3, 0.25, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+            same = solve_batch(xy, 0.3, 0.25, elbow=elbow, limits=plain, allow_elbow_flip=flip)
+            assert np.array_equal(batch.q, same.q) and np.array_equal(batch.status, same.status)
+
+
+def test_a_list_of_limits_changed_between_calls_is_read_again():
+    limits = [[-math.pi / 2, math.pi / 2], [-math.pi / 2, math.pi / 2]]
+    before = solve(-0.3, 0.3, 0.3, 0.25, limits=limits)
+    limits[0][1] = math.pi
+    after = solve(-0.3, 0.3, 0.3, 0.25, limits=limits)
+    assert before.status is IkStatus.JOINT_LIMITED and after.status is not IkStatus.JOINT_LIMITED
+
+
+def test_one_joint_limits_object_serves_arms_of_different_lengths():
+    limits = JointLimits(((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2)))
+    for l1, l2 in ((0.3, 0.25), (1.0, 2.0), (0.3, 0.25)):
+        solution = solve(-0.3 * l1, 0.3 * l2, l1, l2, limits=limits)
+        assert solution.error <= grid_closest_distance(
+            -0.3 * l1, 0.3 * l2, l1, l2, limits.pairs) + 1e-12
+
+
+# --- The closest-pose search: multi-turn limits, the flip, the elbow side -----------------------
+
+
+def multi_turn_limits(rng):
+    limits = []
+    for _ in range(2):
+        lo = rng.uniform(-40.0, 40.0)
+        limits.append((lo, lo + rng.choice([rng.uniform(0.0, TWO_PI), rng.uniform(0.0, 20.0)])))
+    return tuple(limits)
+
+
+@pytest.mark.parametrize('flip', [True, False])
+@pytest.mark.parametrize('elbow', ['up', 'down'])
+def test_multi_turn_limits_give_the_closest_pose_and_match_the_batch(elbow, flip):
+    rng = np.random.default_rng(12)
+    seen = set()
+    for _ in range(60):
+        l1, l2 = rng.uniform(0.05, 1.0, size=2)
+        limits = multi_turn_limits(rng)
+        r = rng.uniform(0.0, 1.3 * (l1 + l2), size=5)
+        angle = rng.uniform(-math.pi, math.pi, size=5)
+        xy = np.stack((r * np.cos(angle), r * np.sin(angle)), axis=1)
+        previous = rng.uniform(-50.0, 50.0, size=(5, 2))
+        batch = solve_batch(xy, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip,
+                            previous=previous)
+        side = None if flip else (-1 if elbow == 'up' else 1)
+        for i, (x, y) in enumerate(xy):
+            solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip,
+                             previous=previous[i])
+            seen.add(solution.status)
+            assert_inside(solution, limits)
+            for joint in range(2):
+                assert_nearest_representative((solution.q1, solution.q2)[joint],
+                                              previous[i, joint], *limits[joint])
+            assert solution.error == pytest.approx(
+                tip_distance(solution.q1, solution.q2, l1, l2, x, y), abs=1e-9)
+            best = grid_closest_distance(x, y, l1, l2, limits, steps=201, side=side)
+            if not math.isinf(best):
+                assert solution.error <= best + 1e-12
+            assert batch.status[i] == solution.status
+            assert batch.q[i] == pytest.approx((solution.q1, solution.q2), abs=1e-12)
+    assert IkStatus.JOINT_LIMITED in seen
+    assert (IkStatus.ELBOW_FLIPPED in seen) == flip
+
+
+def test_flip_uses_the_other_branch_exactly():
+    limits = ((-math.pi / 2, math.pi / 2), (-math.pi / 2, math.pi / 2))
+    rng = np.random.default_rng(13)
+    flipped = 0
+    for _ in range(300):
+        r = rng.uniform(0.06, 0.54)
+        angle = rng.uniform(-math.pi, math.pi)
+        x, y = r * math.cos(angle), r * math.sin(angle)
+        solution = solve(x, y, 0.3, 0.25, elbow='up', limits=limits)
+        if solution.status is IkStatus.ELBOW_FLIPPED:
+            flipped += 1
+            down = solve(x, y, 0.3, 0.25, elbow='down')
+            assert (solution.q1, solution.q2) == pytest.approx((down.q1, down.q2), abs=1e-12)
+            assert solution.elbow == 'down'
+            assert tip_distance(solution.q1, solution.q2, 0.3, 0.25, x, y) <= 1e-12
+    assert flipped > 10
+
+
+@pytest.mark.parametrize('elbow, side', [('up', -1), ('down', 1)])
+def test_without_flip_the_search_keeps_to_the_elbow_side_even_for_unlimited_q2(elbow, side):
+    # q2 unlimited: the side is a half turn, [-pi, 0] or [0, pi]; q1 limited so the exact
+    # solution on that side does not fit. (An early version of the search misread a target
+    # direction exactly on a half-turn arc's end and returned the folded arm.)
+    rng = np.random.default_rng(14)
+    for _ in range(200):
+        lo1 = rng.uniform(-math.pi, math.pi)
+        limits = ((lo1, lo1 + rng.uniform(0.0, 2.0)), (-math.inf, math.inf))
+        r = rng.uniform(0.0, 1.6)
+        angle = rng.uniform(-math.pi, math.pi)
+        x, y = r * math.cos(angle), r * math.sin(angle)
+        solution = solve(x, y, 0.76, 0.41, elbow=elbow, limits=limits, allow_elbow_flip=False)
+        assert_inside(solution, limits)
+        assert solution.q2 * side >= 0.0 or abs(solution.q2) == math.pi
+        best = grid_closest_distance(x, y, 0.76, 0.41, limits, steps=301, side=side)
+        assert solution.error <= best + 1e-12
+
+
+def test_an_elbow_range_of_almost_no_width_is_not_mistaken_for_its_opposite():
+    # q2 within [0, 6e-48]: the arm is straight. (An early version of the search took the
+    # direction opposite such an arc for inside it and reported the target reached.)
+    solution = solve(0.0, 0.0, 1.0, 1.0, elbow='down', limits=((0.0, 1.0), (0.0, 6.35e-48)),
+                     allow_elbow_flip=False)
+    assert solution.status is IkStatus.JOINT_LIMITED
+    assert solution.error == pytest.approx(2.0, abs=1e-12)
+    assert tip_distance(solution.q1, solution.q2, 1.0, 1.0, 0.0, 0.0) == pytest.approx(2.0)
+
+
+limit_shape = st.one_of(
+    st.just((-math.inf, math.inf)),
+    st.floats(-10.0, 10.0).map(lambda lo: (lo, math.inf)),
+    st.floats(-10.0, 10.0).map(lambda hi: (-math.inf, hi)),
+    st.tuples(st.floats(-10.0, 10.0), st.sampled_from([0.0, 1e-300, 1e-12, math.pi, TWO_PI]))
+    .map(lambda p: (p[0], p[0] + p[1])),
+    st.tuples(st.sampled_from([-math.pi, 0.0, math.pi, -TWO_PI]), st.floats(0.0, 8.0))
+    .map(lambda p: (p[0], p[0] + p[1])))
+
+
+@settings(max_examples=500, deadline=None)
+@given(l1=st.sampled_from([0.0, 0.3, 1.0]), l2=st.sampled_from([0.0, 0.3, 1.0]),
+       fraction=st.sampled_from([0.0, 0.5, 1.0, 1.5]), angle=st.floats(-math.pi, math.pi),
+       limits=st.tuples(limit_shape, limit_shape), elbow=st.sampled_from(['up', 'down']),
+       flip=st.booleans())
+def test_property_the_search_always_finds_a_pose_in_the_limits(
+        l1, l2, fraction, angle, limits, elbow, flip):
+    # Degenerate arms, targets at the shoulder, limits of no width, of exactly a half or a
+    # whole turn, on the elbow side's edges: never an empty search, never a NaN.
+    r = fraction * (l1 + l2)
+    x, y = r * math.cos(angle), r * math.sin(angle)
+    solution = solve(x, y, l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert all(math.isfinite(v) for v in (solution.q1, solution.q2, *solution.tip,
+                                          solution.error))
+    assert_inside(solution, limits)
+    assert solution.error == pytest.approx(
+        tip_distance(solution.q1, solution.q2, l1, l2, x, y), abs=1e-9)
+    batch = solve_batch([[x, y]], l1, l2, elbow=elbow, limits=limits, allow_elbow_flip=flip)
+    assert batch.status[0] == solution.status
+    assert batch.q[0] == pytest.approx((solution.q1, solution.q2), abs=1e-12)

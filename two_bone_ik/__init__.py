@@ -10,6 +10,7 @@ _SOLVER_NAMES = (
     'IkInputError',
     'IkSolution',
     'IkStatus',
+    'JointLimits',
     'LIMIT_TOLERANCE',
     'MAX_JOINT_LIMIT',
     'MAX_MAGNITUDE',

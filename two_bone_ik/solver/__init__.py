@@ -28,7 +28,7 @@ from two_bone_ik.solver.angles import wrap_angle, wrap_angles
 from two_bone_ik.solver.batch import solve_batch
 from two_bone_ik.solver.ccd import solve_ccd
 from two_bone_ik.solver.closed_form import elbow_position, forward, solve
-from two_bone_ik.solver.limits import LIMIT_TOLERANCE
+from two_bone_ik.solver.limits import JointLimits, LIMIT_TOLERANCE
 from two_bone_ik.solver.results import (
     CcdSolution,
     IkBatchSolution,
@@ -46,6 +46,7 @@ __all__ = [
     'IkInputError',
     'IkSolution',
     'IkStatus',
+    'JointLimits',
     'LIMIT_TOLERANCE',
     'MAX_JOINT_LIMIT',
     'MAX_MAGNITUDE',

@@ -5,9 +5,9 @@ import math
 import numpy as np
 
 from two_bone_ik.solver.angles import wrap_angles
-from two_bone_ik.solver.limits import _fit_batch_into_limits, _forward_array
+from two_bone_ik.solver.limits import _fit_batch_into_limits, _forward_array, _joint_limits
 from two_bone_ik.solver.results import IkBatchSolution, IkStatus, REACH_TOLERANCE
-from two_bone_ik.solver.validation import _check_batch_inputs, _check_elbow, _check_limits
+from two_bone_ik.solver.validation import _check_batch_inputs, _check_elbow
 
 
 def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
@@ -22,17 +22,21 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
         Link lengths, metres, ``>= 0``.
     elbow : {'up', 'down', 'nearest'}
         Requested branch, as in :func:`solve`.
-    limits : sequence of two (lower, upper) pairs, optional
+    limits : JointLimits or sequence of two (lower, upper) pairs, optional
         Joint limits in radians, as in :func:`solve`.
     allow_elbow_flip : bool
         As in :func:`solve`.
     previous : array-like, shape (n, 2), optional
-        Previous configuration (q1, q2) per target, radians, as in :func:`solve`.
+        Previous configuration (q1, q2) per target, radians, finite, as in :func:`solve`: row
+        i's picks the whole-turn representatives of row i's angles.
 
     Returns
     -------
     IkBatchSolution
-        Angles, statuses, reachability, tips and errors, one row per target.
+        Angles, statuses, reachability, tips and errors, one row per target. Angles are in
+        [-pi, pi] for unlimited joints; with limits, the representatives :func:`solve` returns.
+        (The batch reports no elbow branch: it is that of each row's q2, wrapped into [-pi, pi],
+        as in :func:`solve`.)
 
     Raises
     ------
@@ -45,7 +49,7 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     xy, l1, l2, previous = _check_batch_inputs(xy, l1, l2, previous)
     _check_elbow(elbow)
     if limits is not None:
-        limits = _check_limits(limits)
+        limits = _joint_limits(limits)
     x = np.ascontiguousarray(xy[:, 0])  # contiguous columns vectorise better
     y = np.ascontiguousarray(xy[:, 1])
     s = l1 + l2
@@ -122,25 +126,24 @@ def solve_batch(xy, l1: float, l2: float, elbow: str = 'up', limits=None,
     if any_at_origin:
         tip[at_origin] = _forward_array(q1[at_origin], q2[at_origin], l1, l2)
     if limits is not None:
-        q1, q2 = _fit_batch_into_limits(x, y, l1, l2, phi, q1, q2, ab, adjacent, sign, status,
-                                        limits, allow_elbow_flip, tip, error, previous)
+        sab = np.broadcast_to(sab, r.shape)
+        q1, q2 = _fit_batch_into_limits(x, y, l1, l2, r, phi, q1, q2, sab, adjacent, sign,
+                                        status, limits, allow_elbow_flip, tip, error, previous)
     reachable = (status == IkStatus.REACHED) | (status == IkStatus.ELBOW_FLIPPED)
     return IkBatchSolution(np.stack((q1, q2), axis=1), status, reachable, tip, error)
 
 
 def _radius(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Distances (m) of points from the origin: np.hypot's result, several times faster.
+    """Distances (m) of points from the origin, as :func:`solve` computes them.
 
-    The plain square root is exact to rounding unless a square underflows (it cannot overflow
-    for coordinates within MAX_MAGNITUDE); then np.hypot does the whole batch.
+    ``sqrt(x^2 + y^2)``: exact to rounding and several times faster than np.hypot, unless the
+    squares underflow (they cannot overflow within MAX_MAGNITUDE); below 1e-150 m np.hypot.
     """
-    with np.errstate(over='ignore', under='ignore'):
+    with np.errstate(under='ignore'):
         r = x * x
         r += y * y
     np.sqrt(r, out=r)
-    if r.size == 0:
-        return r
-    # Coordinates within MAX_MAGNITUDE (1e100 m) cannot overflow here; tiny ones can underflow.
-    if r.min() < 1e-150 and np.any((r < 1e-150) & ((x != 0.0) | (y != 0.0))):
-        return np.hypot(x, y)
+    tiny = np.flatnonzero(r < 1e-150)
+    if tiny.size:
+        r[tiny] = np.hypot(x[tiny], y[tiny])
     return r

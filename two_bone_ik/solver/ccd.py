@@ -28,8 +28,10 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
         Link lengths, metres, ``>= 0``.
     initial : array-like, shape (n,)
         Starting joint angles, radians, each relative to the previous link (the first from +u).
-    limits : array-like, shape (n, 2), optional
-        (lower, upper) limit per joint, radians; a joint turned past a limit stops at it.
+    limits : array-like, shape (n, 2), or JointLimits, optional
+        (lower, upper) limit per joint, radians (a :class:`JointLimits` for two links); a joint
+        turned past a limit stops at it. Of several whole-turn representatives inside a joint's
+        limits, the one nearest its current angle.
     tolerance : float
         Distance from end to target at which to stop, metres, ``> 0``.
     max_iterations : int

@@ -4,10 +4,9 @@ import math
 from typing import Optional, Sequence, Tuple
 
 from two_bone_ik.solver.angles import wrap_angle
-from two_bone_ik.solver.limits import _into_range, _solve_limited
+from two_bone_ik.solver.limits import _joint_limits, _solve_limited, JointLimits
 from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
-from two_bone_ik.solver.validation import (_check_elbow, _check_inputs, _check_limits,
-                                           _check_previous)
+from two_bone_ik.solver.validation import _check_elbow, _check_inputs, _check_previous
 
 _REACHED = IkStatus.REACHED
 _OUT_OF_REACH = IkStatus.OUT_OF_REACH
@@ -58,14 +57,16 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         Requested branch: ``'up'`` puts the elbow on the +v side of the shoulder-to-target
         line (q2 wrapped into [-pi, pi] is ``<= 0``), ``'down'`` on the other. ``'nearest'``
         picks the branch closest to ``previous`` (``'up'`` when ``previous`` is None).
-    limits : sequence of two (lower, upper) pairs, optional
+    limits : JointLimits or sequence of two (lower, upper) pairs, optional
         Joint limits in radians, ``((lo1, hi1), (lo2, hi2))``; ``-inf``/``inf`` for no limit on
-        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). Angles are brought
-        into range by whole turns where possible: of several whole-turn representatives inside
-        the limits, the one nearest ``previous`` (nearest 0 without it), i.e. nearest the point
-        of [lo, hi] closest to that reference; an unlimited joint (both sides infinite) gets an
-        angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a limit is
-        put on the limit.
+        that side; a finite limit within :data:`MAX_JOINT_LIMIT` (1e5 rad). A
+        :class:`JointLimits` is validated once; a tuple is validated on first use and cached,
+        a list or array on every call. Angles are brought into range by whole turns where
+        possible: of several whole-turn representatives inside the limits, the one nearest
+        ``previous`` (nearest 0 without it), i.e. nearest the point of [lo, hi] closest to that
+        reference (an open side counting as 1e5 rad); an unlimited joint (both sides infinite)
+        gets an angle in [-pi, pi]. An angle within ``LIMIT_TOLERANCE`` (1e-10 rad) outside a
+        limit is put on the limit.
     allow_elbow_flip : bool
         When the requested branch violates a limit, use the other branch if it fits
         (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
@@ -91,23 +92,28 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         absolute value, a length is negative, ``elbow`` is unknown, a lower limit is above its
         upper limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
     """
-    # Every value finite and within MAX_MAGNITUDE (1e100 m; NaN fails every comparison).
-    if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and 0.0 <= l1 <= 1e100
-            and 0.0 <= l2 <= 1e100):
+    s = l1 + l2
+    r = _sqrt(x * x + y * y)  # exact to rounding unless the squares underflow (or overflow)
+    if r < 1e-150:
+        r = _hypot(x, y)
+    # Every value finite and within MAX_MAGNITUDE (1e100 m), lengths >= 0. This one test fails
+    # for every bad input (NaN fails every comparison) and for some good ones near the limit,
+    # which _check_inputs then lets through.
+    if not (r + s <= 1e100 and l1 >= 0.0 and l2 >= 0.0):
         _check_inputs(x, y, l1, l2)
+    if previous is not None:
+        previous = _check_previous(previous)  # (q1, q2) as finite floats
 
     # Reach: radius clamped into the workspace annulus [d, s].
     # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b with
     # a^2 = (s - rc)(s + rc) and b^2 = (rc - d)(rc + d). It stays exact at full stretch (q2 = 0)
     # and full fold (q2 = pi), where the arccos form loses half the digits. s - rc and rc - d are
     # summed from the longer link outward so a tiny link beside a long one keeps its digits.
-    s = l1 + l2
     if l1 < l2:
         short, long = l1, l2
     else:
         short, long = l2, l1
     d = long - short
-    r = _hypot(x, y)
     # The shoulder angle is the target's direction turned back by the offset
     # atan2(sign a b, adjacent), adjacent = rc^2 + l1^2 - l2^2 (rc^2 - l2^2 factored for the same
     # reason), done as one rotation of (x, y): one atan2, no division, and no wrapping. With
@@ -133,36 +139,45 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
         b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
         adjacent = (r - l2) * (r + l2) + l1 * l1 if l1 > 0.0 else 1.0
+    # The branch: q2 below is in [-pi, pi] with the requested sign, or 0 or +-pi.
     if elbow == 'up':
         sign = -1.0
+        branch = 'up'
     elif elbow == 'down':
         sign = 1.0
+        branch = 'down'
     else:
+        _check_elbow(elbow)
         sign = None
     if r > 0.0:
         if sign is None:
-            _check_elbow(elbow)
             sign = _nearest_sign(_atan2(y, x), a, b, adjacent, previous)
+            branch = 'up' if sign < 0.0 else 'down'
         sab = sign * a * b
-        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
+        # With limits, q1 only once q2 fits them (the search does not need it).
+        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab) if limits is None else None
     else:
         # At the origin the direction is undefined: keep the previous shoulder angle.
-        q1 = 0.0 if previous is None else wrap_angle(_check_previous(previous)[0])
+        q1 = 0.0 if previous is None else wrap_angle(previous[0])
         if sign is None:
-            _check_elbow(elbow)
             sign = _nearest_sign(q1, a, b, adjacent, previous)
+            branch = 'up' if sign < 0.0 else 'down'
+        sab = sign * a * b
     q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
 
     if limits is not None:
-        limits = _check_limits(limits)
-        ref1, ref2 = (0.0, 0.0) if previous is None else _check_previous(previous)
-        fit1 = _into_range(q1, *limits[0], ref1)
-        fit2 = _into_range(q2, *limits[1], ref2)
-        if fit1 is None or fit2 is None:
-            phi = _atan2(y, x) if r > 0.0 else q1
-            return _solve_limited(x, y, l1, l2, phi, q1, q2, a * b, adjacent, sign, status,
-                                  limits, allow_elbow_flip, ref1, ref2)
-        q1, q2 = fit1, fit2
+        if limits.__class__ is not JointLimits:
+            limits = _joint_limits(limits)
+        lo1, hi1, keep1, lo2, hi2, keep2 = limits._fit
+        if keep2 and lo2 <= q2 <= hi2:
+            if q1 is None:
+                q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
+            if not (keep1 and lo1 <= q1 <= hi1):
+                return _solve_limited(x, y, l1, l2, r, rc, q1, q2, sab, adjacent, sign, status,
+                                      limits, allow_elbow_flip, previous)
+        else:
+            return _solve_limited(x, y, l1, l2, r, rc, q1, q2, sab, adjacent, sign, status,
+                                  limits, allow_elbow_flip, previous)
 
     # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
     # in reach (exact up to rounding of the angles).
@@ -176,16 +191,18 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     else:
         tip = forward(q1, q2, l1, l2)
         error = rc
-    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error,
-                                   'up' if sign < 0.0 else 'down'))
+    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error, branch))
 
 
 def _nearest_sign(phi: float, a: float, b: float, adjacent: float,
-                  previous: Optional[Sequence[float]]) -> float:
-    """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one)."""
+                  previous: Optional[Tuple[float, float]]) -> float:
+    """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one).
+
+    ``previous`` is None or the checked (q1, q2), radians.
+    """
     if previous is None:
         return -1.0
-    p1, p2 = _check_previous(previous)
+    p1, p2 = previous
     q2_abs = 2.0 * math.atan2(a, b)
     offset = math.atan2(a * b, adjacent)
     cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2
