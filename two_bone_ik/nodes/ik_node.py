@@ -48,6 +48,7 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
+from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
@@ -148,7 +149,7 @@ class IkNode(SchemaNode):
             self._set_arm(arm_geometry(config, self._description, self._tip_frame))
         self._clock = self.get_clock()
         self._stats = TargetStatistics(time.monotonic())
-        self._last_warning = {}  # rejected NodeStatus -> time.monotonic() of its last warning
+        self._rejection_warnings = WarningThrottle(WARNING_THROTTLE)  # one window per status
         self._unexpected = set()  # last lines of unexpected tracebacks already logged
         self.add_on_set_parameters_callback(self._validate_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
@@ -505,12 +506,8 @@ class IkNode(SchemaNode):
 
         ``text`` is its description if already built, else None (built here only if logged).
         """
-        now = time.monotonic()
-        last = self._last_warning.get(result.status)
-        if last is not None and now - last < WARNING_THROTTLE:
-            return
-        self._last_warning[result.status] = now
-        self.get_logger().warning(text if text is not None else self._describe(result))
+        if self._rejection_warnings.allow(result.status):
+            self.get_logger().warning(text if text is not None else self._describe(result))
 
     def _publish_diagnostics(self) -> None:
         level, message, values = self._stats.report(time.monotonic())
