@@ -2,14 +2,20 @@
 
 A thin rclpy shell over :mod:`two_bone_ik.target_solver` (which wraps the closed-form solver).
 
-Topics (relative, so a namespace gives each arm its own set):
+Topics (relative, so a namespace gives each arm its own set; the README has every detail):
 
-- subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used);
-- publishes ``joint_commands`` (sensor_msgs/JointState, reliable) for every accepted target;
-- publishes ``reachable`` (std_msgs/Bool, reliable, transient local, depth 1) for every target;
-- publishes ``ik_status`` (diagnostic_msgs/DiagnosticStatus) for every target while a
-  subscriber is matched (not even built otherwise);
-- publishes ``/diagnostics`` (diagnostic_msgs/DiagnosticArray) about once a second.
+- subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used),
+  ``joint_states`` (best effort; where the first motion starts) and, when
+  ``robot_description_topic`` is set, the URDF on that topic (transient local);
+- publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
+  ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
+  ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
+  ``command_rate`` within the motion limits when any is finite;
+- publishes ``reachable`` (std_msgs/Bool, latched) and ``ik_status``
+  (diagnostic_msgs/DiagnosticStatus, built only while a subscriber is matched) per target,
+  ``ik_markers`` (visualization_msgs/MarkerArray, latched, at most 10 Hz) and ``/diagnostics``
+  once a second;
+- serves ``~/stop`` (std_srvs/Trigger): brake within the limits and hold.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.yaml`` or
 ``python -m two_bone_ik --ros-args ...``.
@@ -22,9 +28,8 @@ import threading
 import time
 import traceback
 
-from builtin_interfaces.msg import Duration
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import Point, PoseStamped
+from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.exceptions import InvalidTopicNameException
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
@@ -33,7 +38,7 @@ from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray, String
 from std_srvs.srv import Trigger
-from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from trajectory_msgs.msg import JointTrajectory
 
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, PARAMETER_NAMES
 from two_bone_ik.arm.joint_commands import match_command
@@ -44,6 +49,7 @@ from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, Mot
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.motion.planner import MotionError, TrajectoryPoint
 from two_bone_ik.nodes.diagnostics import diagnostic_status, level_byte
+from two_bone_ik.nodes.ik_messages import joint_trajectory, marker_array
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
@@ -52,7 +58,7 @@ from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
-from visualization_msgs.msg import Marker, MarkerArray
+from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'two_bone_ik'
 
@@ -73,28 +79,6 @@ CONFIG_PARAMETERS = PARAMETER_NAMES
 
 #: Parameters of the motion (checked and applied apart from the arm's).
 MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')
-
-
-_MARKER_TYPES = {'line_strip': Marker.LINE_STRIP, 'line_list': Marker.LINE_LIST,
-                 'sphere': Marker.SPHERE}
-
-
-def _marker(shape, frame: str, stamp) -> Marker:
-    """Return the visualization_msgs/Marker of a :class:`two_bone_ik.markers.Shape`."""
-    marker = Marker(ns=shape.namespace, id=shape.marker_id, type=_MARKER_TYPES[shape.kind],
-                    action=Marker.ADD)
-    marker.header.frame_id = frame
-    marker.header.stamp = stamp
-    marker.pose.orientation.w = 1.0
-    marker.color.r, marker.color.g, marker.color.b, marker.color.a = shape.color
-    if shape.kind == 'sphere':
-        (x, y, z), = shape.points
-        marker.pose.position.x, marker.pose.position.y, marker.pose.position.z = x, y, z
-        marker.scale.x = marker.scale.y = marker.scale.z = shape.scale
-    else:
-        marker.scale.x = shape.scale
-        marker.points = [Point(x=float(x), y=float(y), z=float(z)) for x, y, z in shape.points]
-    return marker
 
 
 def _shown(position) -> str:
@@ -409,17 +393,7 @@ class IkNode(SchemaNode):
 
     def _send_trajectory(self, points) -> None:
         """Publish a motion to the trajectory controller: start now, arm joints, every point."""
-        msg = JointTrajectory()
-        msg.joint_names = list(self._joint_msg.name)
-        for point in points:
-            seconds = int(point.time_from_start)
-            msg.points.append(JointTrajectoryPoint(
-                positions=[float(v) for v in point.position],
-                velocities=[float(v) for v in point.velocity],
-                accelerations=[float(v) for v in point.acceleration],
-                time_from_start=Duration(
-                    sec=seconds, nanosec=int(round((point.time_from_start - seconds) * 1e9)))))
-        self._trajectory_pub.publish(msg)
+        self._trajectory_pub.publish(joint_trajectory(self._joint_msg.name, points))
 
     def _run_stream(self) -> None:
         """Stream at the command rate (the pacer runs only while a motion does)."""
@@ -527,14 +501,13 @@ class IkNode(SchemaNode):
         solver = self._solver
         stamp = self._clock.now().to_msg()
         frame = self._config.base_frame
-        markers = [Marker(action=Marker.DELETEALL)]
+        shapes = []
         if solver is not None:
             geometry = solver.geometry
             shapes = workspace_shapes(geometry) + limit_shapes(geometry)
             if self._last_target is not None:
                 shapes += target_shapes(geometry, *self._last_target)
-            markers += [_marker(shape, frame, stamp) for shape in shapes]
-        self._marker_pub.publish(MarkerArray(markers=markers))
+        self._marker_pub.publish(marker_array(shapes, frame, stamp))
 
     def _motion_status(self) -> DiagnosticStatus:
         """Return where the commanded motion is: moving or at rest, time left, limits, rate."""
