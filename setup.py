@@ -18,6 +18,7 @@ setup(
         (share_dir, ['package.xml']),
         (os.path.join(share_dir, 'launch'), sorted(glob('launch/*launch.[pxy][yma]*'))),
         (os.path.join(share_dir, 'config'), sorted(glob('config/*.yaml'))),
+        (os.path.join(share_dir, 'rviz'), sorted(glob('rviz/*.rviz'))),
     ],
     # What each executable needs beyond rclpy and the message packages (which come from a ROS
     # distro or the ros-* wheels), for `pip install .[ik]`, `.[sim]`, `.[servo]`; from a ROS
