@@ -5,12 +5,15 @@ Arguments (``ros2 launch two_bone_ik two_bone_ik.launch.py --show-args`` lists t
 - ``params_file``: ROS parameters YAML for the arm; default the installed
   ``share/two_bone_ik/config/two_bone_ik.yaml``.
 - ``namespace``: ROS namespace for the node and its relative topics, e.g. ``left_arm``.
-- ``elbow``: ``up``, ``down`` or ``nearest`` overrides the params file's ``elbow``; left empty
-  (the default) the params file's value stands.
+- ``elbow``: ``up``, ``down`` or ``nearest`` overrides the params file's ``elbow``.
+- ``urdf_file``: a URDF file whose content becomes ``robot_description`` (the arm then comes
+  from it; ``base_frame``, ``tip_frame`` and the rest still come from the params file).
+- ``output``: ``joint_commands``, ``position`` (``forward_position_controller/commands``) or
+  ``trajectory`` (``joint_trajectory_controller/joint_trajectory``): where the commands go.
 
-The launch file starts exactly one of two equivalent nodes, so that an ``elbow`` that was not
-given never clobbers the params file: without ``elbow`` only the params file is passed, with it
-the override is passed after the params file (the last definition wins).
+An argument left empty (the default for the last three) passes nothing, so the params file's
+value stands: only the arguments given become parameter overrides, after the params file (the
+last definition wins). The other launch files of this package include this one for the IK node.
 """
 
 import os
@@ -18,34 +21,49 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from launch.conditions import IfCondition
-from launch.conditions import UnlessCondition
-from launch.substitutions import EqualsSubstitution
+from launch.actions import OpaqueFunction
+from launch.substitutions import FileContent
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
 
 PACKAGE = 'two_bone_ik'
+
+#: ``output`` -> (publish_joint_commands, position_controller, trajectory_controller). The
+#: controller names are those of config/ros2_controllers.yaml (and ros2_control_demos).
+OUTPUTS = {
+    'joint_commands': (True, '', ''),
+    'position': (False, 'forward_position_controller', ''),
+    'trajectory': (False, '', 'joint_trajectory_controller'),
+}
+
+
+def _given(**values):
+    """Return the parameters whose value is not None: the overrides actually given."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _ik_node(context):
+    elbow, urdf_file, output = (LaunchConfiguration(name).perform(context)
+                                for name in ('elbow', 'urdf_file', 'output'))
+    description = ParameterValue(FileContent(urdf_file), value_type=str) if urdf_file else None
+    publish, position, trajectory = OUTPUTS.get(output, (None, None, None))
+    return [Node(
+        package=PACKAGE,
+        executable='two_bone_ik_node',
+        name='two_bone_ik',
+        namespace=LaunchConfiguration('namespace'),
+        parameters=[LaunchConfiguration('params_file'), _given(
+            elbow=elbow or None, robot_description=description,
+            publish_joint_commands=publish, position_controller=position,
+            trajectory_controller=trajectory)],
+        output='screen',
+    )]
 
 
 def generate_launch_description():
     default_params = os.path.join(
         get_package_share_directory(PACKAGE), 'config', 'two_bone_ik.yaml')
-    params_file = LaunchConfiguration('params_file')
-    namespace = LaunchConfiguration('namespace')
-    elbow = LaunchConfiguration('elbow')
-    elbow_not_given = EqualsSubstitution(elbow, '')
-
-    def ik_node(parameters, condition):
-        return Node(
-            package=PACKAGE,
-            executable='two_bone_ik_node',
-            name='two_bone_ik',
-            namespace=namespace,
-            parameters=parameters,
-            output='screen',
-            condition=condition,
-        )
-
     return LaunchDescription([
         DeclareLaunchArgument(
             'params_file', default_value=default_params,
@@ -57,6 +75,15 @@ def generate_launch_description():
         DeclareLaunchArgument(
             'elbow', default_value='', choices=['', 'up', 'down', 'nearest'],
             description='Elbow branch (up, down or nearest); empty keeps the params file value.'),
-        ik_node([params_file], IfCondition(elbow_not_given)),
-        ik_node([params_file, {'elbow': elbow}], UnlessCondition(elbow_not_given)),
+        DeclareLaunchArgument(
+            'urdf_file', default_value='',
+            description='URDF file whose content becomes robot_description (the arm comes '
+                        'from it); empty: the arm of the params file.'),
+        DeclareLaunchArgument(
+            'output', default_value='', choices=['', *OUTPUTS],
+            description='Where the commands go: joint_commands (sensor_msgs/JointState), '
+                        'position (forward_position_controller/commands) or trajectory '
+                        '(joint_trajectory_controller/joint_trajectory); empty keeps the '
+                        'params file values.'),
+        OpaqueFunction(function=_ik_node),
     ])

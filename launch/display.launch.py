@@ -1,0 +1,119 @@
+"""Show an arm in RViz: robot_state_publisher with its URDF, and rviz2 with the shipped config.
+
+Arguments (``ros2 launch two_bone_ik display.launch.py --show-args`` lists them):
+
+- ``params_file``: the IK node's parameters YAML; the URDF is generated from its section for
+  ``<namespace>/two_bone_ik`` by ``two_bone_ik_urdf``, and RViz's fixed frame is its
+  ``base_frame``. Default the installed ``config/two_bone_ik.yaml``.
+- ``urdf_file``: a URDF file to show instead of the generated one.
+- ``namespace``: namespace of both nodes and their topics (``tf`` and ``tf_static`` too).
+- ``joint_states``: the sensor_msgs/JointState topic robot_state_publisher turns into TF;
+  ``joint_commands`` shows what the IK node commands.
+- ``rviz``: ``false`` starts robot_state_publisher alone.
+- ``rviz_config``: RViz config; default the installed ``rviz/two_bone_ik.rviz``.
+
+view_arm.launch.py and sim.launch.py (``rviz:=true``) include this file. robot_state_publisher
+and rviz2 are not dependencies of the IK node: when one is not installed, a warning says so and
+the rest starts.
+"""
+
+import os
+
+from ament_index_python.packages import get_package_prefix
+from ament_index_python.packages import get_package_share_directory
+from ament_index_python.packages import PackageNotFoundError
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument
+from launch.actions import OpaqueFunction
+from launch.conditions import IfCondition
+from launch.logging import get_logger
+from launch.substitutions import Command
+from launch.substitutions import FileContent
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import ExecutableInPackage
+from two_bone_ik.arm.params_file import parameters_for_node
+
+PACKAGE = 'two_bone_ik'
+
+#: tf2 publishes and listens on the absolute /tf and /tf_static; relative names give each
+#: namespace (each arm) a TF tree of its own, and are the same topics without a namespace.
+TF_REMAPPINGS = [('/tf', 'tf'), ('/tf_static', 'tf_static')]
+
+
+def _installed(package):
+    try:
+        get_package_prefix(package)
+    except PackageNotFoundError:
+        debian_name = package.replace('_', '-')
+        get_logger('two_bone_ik.display').warning(
+            f'{package} is not installed, so it is not started (install it with '
+            f'`sudo apt install ros-$ROS_DISTRO-{debian_name}`)')
+        return False
+    return True
+
+
+def _display(context):
+    namespace, params_file, urdf_file, joint_states = (
+        LaunchConfiguration(name).perform(context)
+        for name in ('namespace', 'params_file', 'urdf_file', 'joint_states'))
+    namespace = namespace.strip('/')
+    ik_node = f'/{namespace}/two_bone_ik' if namespace else '/two_bone_ik'
+    if urdf_file:
+        description = FileContent(urdf_file)
+    else:
+        # A colcon install puts executables in lib/two_bone_ik, which is not on PATH.
+        description = Command([ExecutableInPackage('two_bone_ik_urdf', PACKAGE),
+                               ' --params-file ', params_file, ' --node-name ', ik_node])
+    actions = []
+    if _installed('robot_state_publisher'):
+        actions.append(Node(
+            package='robot_state_publisher',
+            executable='robot_state_publisher',
+            namespace=namespace,
+            parameters=[{'robot_description': ParameterValue(description, value_type=str)}],
+            remappings=[('joint_states', joint_states), *TF_REMAPPINGS],
+            output='screen',
+        ))
+    if IfCondition(LaunchConfiguration('rviz')).evaluate(context) and _installed('rviz2'):
+        base_frame = parameters_for_node(params_file, ik_node).values.get('base_frame',
+                                                                          'base_link')
+        actions.append(Node(
+            package='rviz2',
+            executable='rviz2',
+            name='rviz2',
+            namespace=namespace,
+            arguments=['-d', LaunchConfiguration('rviz_config'), '-f', base_frame],
+            remappings=TF_REMAPPINGS,
+            output='screen',
+        ))
+    return actions
+
+
+def generate_launch_description():
+    share = get_package_share_directory(PACKAGE)
+    return LaunchDescription([
+        DeclareLaunchArgument(
+            'params_file', default_value=os.path.join(share, 'config', 'two_bone_ik.yaml'),
+            description='The IK node parameters YAML: the URDF is generated from it (and '
+                        "RViz's fixed frame is its base_frame)."),
+        DeclareLaunchArgument(
+            'urdf_file', default_value='',
+            description='URDF file to show instead of the one generated from params_file.'),
+        DeclareLaunchArgument(
+            'namespace', default_value='',
+            description='Namespace for robot_state_publisher, rviz2 and their topics '
+                        '(tf and tf_static too).'),
+        DeclareLaunchArgument(
+            'joint_states', default_value='joint_states',
+            description='sensor_msgs/JointState topic robot_state_publisher turns into TF '
+                        '(joint_commands: the commanded pose).'),
+        DeclareLaunchArgument(
+            'rviz', default_value='true', choices=['true', 'false'],
+            description='Start rviz2 (false: robot_state_publisher alone).'),
+        DeclareLaunchArgument(
+            'rviz_config', default_value=os.path.join(share, 'rviz', 'two_bone_ik.rviz'),
+            description='RViz config file: RobotModel, TF and the ik_markers by default.'),
+        OpaqueFunction(function=_display),
+    ])
