@@ -27,6 +27,16 @@ EXECUTABLES = ('two_bone_ik_node', 'two_bone_ik_urdf', 'two_bone_ik_sim', 'two_b
 LINK_LENGTHS = (0.30, 0.25)
 JOINT_NAMES = ('shoulder_joint', 'elbow_joint')
 BASE_FRAME = 'base_link'
+# share/two_bone_ik folders: (folder, glob of the repository's files, files that must be there).
+INSTALLED_DATA = (
+    ('launch', '*launch.[pxy][yma]*', {
+        'two_bone_ik.launch.py', 'two_bone_ik.launch.xml', 'sim.launch.py', 'view_arm.launch.py',
+        'display.launch.py', 'servo_arm.launch.py', 'two_arms.launch.py',
+        'two_arms.launch.xml'}),
+    ('config', '*.yaml', {'two_bone_ik.yaml', 'servo_arm.yaml', 'servo_driver_maestro.yaml',
+                          'servo_arm_maestro.yaml', 'two_arms.yaml'}),
+    ('rviz', '*.rviz', {'two_bone_ik.rviz'}),
+)
 # Seconds; generous because the machine is shared, and only ever an upper bound.
 TIMEOUT = 30.0
 
@@ -83,15 +93,13 @@ def test_install_tree_layout(workspace):
     share = prefix / 'share' / PACKAGE
     assert (share / 'package.xml').read_text() == (REPO / 'package.xml').read_text()
     assert (prefix / 'share' / 'ament_index' / 'resource_index' / 'packages' / PACKAGE).is_file()
-    # Every launch file and every config file of the repository is installed, and nothing else.
-    launch_files = _repo_files('launch', '*launch.[pxy][yma]*')
-    assert {'two_bone_ik.launch.py', 'two_bone_ik.launch.xml'} <= set(launch_files)
-    assert sorted(p.name for p in (share / 'launch').iterdir()) == launch_files
-    config_files = _repo_files('config', '*.yaml')
-    assert {'two_bone_ik.yaml', 'servo_arm.yaml'} <= set(config_files)
-    assert sorted(p.name for p in (share / 'config').iterdir()) == config_files
-    for name in config_files:
-        assert (share / 'config' / name).read_bytes() == (REPO / 'config' / name).read_bytes()
+    # Every launch, config and RViz file of the repository is installed, and nothing else.
+    for folder, pattern, expected in INSTALLED_DATA:
+        files = _repo_files(folder, pattern)
+        assert expected <= set(files), (folder, files)
+        assert sorted(p.name for p in (share / folder).iterdir()) == files
+        for name in files:
+            assert (share / folder / name).read_bytes() == (REPO / folder / name).read_bytes()
 
 
 def test_sourced_environment_finds_the_install_tree(workspace):
@@ -109,29 +117,37 @@ def test_sourced_environment_finds_the_install_tree(workspace):
         'print(os.path.dirname(two_bone_ik.__file__))\n'
         'print(" ".join(sorted(os.listdir(os.path.join(share, "launch")))))\n'
         'print(" ".join(sorted(os.listdir(os.path.join(share, "config")))))\n'
+        'print(" ".join(sorted(os.listdir(os.path.join(share, "rviz")))))\n'
     )
     result = subprocess.run([sys.executable, '-c', probe], env=env, cwd=install.parent,
                             capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 0, result.stderr
-    pkg_prefix, share, module_dir, launch, config = result.stdout.splitlines()
+    pkg_prefix, share, module_dir, launch, config, rviz = result.stdout.splitlines()
     assert Path(pkg_prefix) == prefix
     assert Path(share) == prefix / 'share' / PACKAGE
     assert Path(module_dir).is_relative_to(prefix / 'lib'), module_dir
     assert launch.split() == _repo_files('launch', '*launch.[pxy][yma]*')
     assert config.split() == _repo_files('config', '*.yaml')
+    assert rviz.split() == _repo_files('rviz', '*.rviz')
+
+
+def _installed_ik_node(workspace, config, domain, log_dir, name, ros_args=()):
+    """Return a NodeProcess of the installed two_bone_ik_node with an installed config file."""
+    install, env = workspace
+    prefix = install / PACKAGE
+    sourced = {k: v for k, v in env.items() if not k.startswith('ROS_')}
+    return NodeProcess(None, command=[str(prefix / 'lib' / PACKAGE / 'two_bone_ik_node')],
+                       params_file=prefix / 'share' / PACKAGE / 'config' / config,
+                       ros_args=ros_args, domain_id=domain, log_dir=log_dir, name=name,
+                       pythonpath=None, env_extra=sourced)
 
 
 @pytest.fixture
 def installed_node(workspace, tmp_path):
     """Start two_bone_ik_node from the install tree with the installed default config."""
-    install, env = workspace
     domain = claim_domain_id()
-    prefix = install / PACKAGE
-    params = prefix / 'share' / PACKAGE / 'config' / 'two_bone_ik.yaml'
-    sourced = {k: v for k, v in env.items() if not k.startswith('ROS_')}
-    with NodeProcess(None, command=[str(prefix / 'lib' / PACKAGE / 'two_bone_ik_node')],
-                     params_file=params, domain_id=domain, log_dir=tmp_path, name='installed',
-                     pythonpath=None, env_extra=sourced) as process:
+    with _installed_ik_node(workspace, 'two_bone_ik.yaml', domain, tmp_path,
+                            'installed') as process:
         yield process, domain
 
 
@@ -166,3 +182,72 @@ def test_installed_node_answers_over_dds(installed_node):
     assert 'Traceback' not in process.stderr, process.output()
     # It ran from the install tree, not from this checkout.
     assert str(REPO / 'two_bone_ik') not in process.stderr
+
+
+def _run_installed(env, install, *args):
+    """Run a command in the sourced environment; return its stdout (it must succeed)."""
+    result = subprocess.run(list(args), env=env, cwd=install.parent, capture_output=True,
+                            text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_urdf_command_of_the_launch_files_runs_from_the_install_tree(workspace):
+    """display.launch.py's Command: ExecutableInPackage('two_bone_ik_urdf', 'two_bone_ik')."""
+    install, env = workspace
+    # Where ExecutableInPackage looks: <package prefix>/lib/<package>/<executable>.
+    executable = _run_installed(env, install, sys.executable, '-c', (
+        'import os\n'
+        'from ament_index_python.packages import get_package_prefix\n'
+        'print(os.path.join(get_package_prefix("two_bone_ik"), "lib", "two_bone_ik", '
+        '"two_bone_ik_urdf"))\n')).strip()
+    assert Path(executable) == install / PACKAGE / 'lib' / PACKAGE / 'two_bone_ik_urdf'
+    share = install / PACKAGE / 'share' / PACKAGE
+    for arm, joint in (('left_arm', 'left_shoulder_joint'), ('right_arm', 'right_shoulder_joint')):
+        urdf = _run_installed(env, install, executable, '--params-file',
+                              str(share / 'config' / 'two_arms.yaml'), '--node-name',
+                              f'/{arm}/two_bone_ik')
+        assert urdf.startswith('<?xml') and f'<joint name="{joint}"' in urdf, urdf[:300]
+
+
+#: The arms of config/two_arms.yaml: (link lengths, shoulder (x, y), joint names, elbow sign).
+TWO_ARMS = {
+    'left_arm': ((0.30, 0.25), (0.0, 0.20), ('left_shoulder_joint', 'left_elbow_joint'), -1),
+    'right_arm': ((0.25, 0.20), (0.0, -0.20), ('right_shoulder_joint', 'right_elbow_joint'), 1),
+}
+
+
+def test_installed_nodes_of_two_arms_take_their_own_sections(workspace, tmp_path):
+    """The two IK nodes of two_arms.launch.py, started as launch_ros starts them."""
+    domain = claim_domain_id()
+    processes = [
+        _installed_ik_node(workspace, 'two_arms.yaml', domain, tmp_path, arm,
+                           ['-r', '__node:=two_bone_ik', '-r', f'__ns:=/{arm}']).start()
+        for arm in TWO_ARMS]
+    try:
+        with RosProbe(domain, 'test_two_arms_client') as probe:
+            for arm, (lengths, shoulder, joint_names, elbow_sign) in TWO_ARMS.items():
+                commands = probe.collect(JointState, f'{arm}/joint_commands')
+                publisher = probe.publisher(PoseStamped, f'{arm}/target_pose')
+                probe.wait_for_subscribers(publisher, timeout=TIMEOUT)
+                probe.wait_for_publishers(commands, timeout=TIMEOUT)
+                target = PoseStamped()
+                target.header.frame_id = BASE_FRAME
+                # 0.3 m ahead of the shoulder and 0.3 m outwards: reachable by both arms.
+                goal = (shoulder[0] + 0.3, shoulder[1] + 0.3 * (1 if shoulder[1] > 0 else -1))
+                target.pose.position.x, target.pose.position.y = goal
+                target.pose.orientation.w = 1.0
+                probe.publish_until(publisher, target, lambda: len(commands), TIMEOUT,
+                                    f'joint_commands of /{arm}/two_bone_ik')
+                command = commands.last
+                assert tuple(command.name) == joint_names
+                q1, q2 = command.position
+                (l1, l2), (sx, sy) = lengths, shoulder
+                tip = (sx + l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
+                       sy + l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
+                assert tip == pytest.approx(goal, abs=1e-9), arm
+                assert q2 * elbow_sign > 0, (arm, q2)  # left elbow up, right elbow down
+    finally:
+        for process in processes:
+            assert process.interrupt(TIMEOUT) == 0, process.output()
+            assert 'Traceback' not in process.stderr, process.output()
