@@ -147,6 +147,17 @@ def signal_inside_publish(topic: str, count: int, signum: int) -> dict:
             'PYTHONPATH': os.pathsep.join([str(PROCESS_HOOKS_DIR), str(REPO_ROOT)])}
 
 
+def signal_while_stopping(stage: str, signum: int = signal.SIGINT) -> dict:
+    """Return the environment of a node that gets ``signum`` again while it stops.
+
+    ``stage`` is ``'teardown'`` (as its node is destroyed) or ``'exit'`` (while the interpreter
+    exits): the second Ctrl-C of a terminal under ``ros2 launch``, made deterministic. Pass the
+    result as ``env_extra`` of :class:`NodeProcess`.
+    """
+    return {'TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING': f'{stage}:{int(signum)}',
+            'PYTHONPATH': os.pathsep.join([str(PROCESS_HOOKS_DIR), str(REPO_ROOT)])}
+
+
 def without_modules(*modules: str) -> dict:
     """Return the environment of a node process in which importing ``modules`` fails.
 

@@ -19,7 +19,7 @@ import pytest
 from rcl_interfaces.msg import ParameterType
 from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
 from rclpy.time import Time
-from ros_harness import NodeProcess, signal_inside_publish
+from ros_harness import NodeProcess, signal_inside_publish, signal_while_stopping
 from ros_harness import wait_until, without_modules, write_params
 from std_msgs.msg import Bool
 
@@ -572,6 +572,20 @@ def test_clean_exit_on_signal_inside_a_publish(domain, probe, tmp_path, signum):
                    what='the node to exit')
         returncode = process.wait()
         probe.node.destroy_publisher(target)
+    assert returncode == 0, process.output()
+    assert 'Traceback' not in process.stderr + process.stdout, process.output()
+
+
+@pytest.mark.parametrize('stage', ['teardown', 'exit'])
+def test_a_second_ctrl_c_while_stopping_is_ignored(domain, tmp_path, stage):
+    # Under ros2 launch a terminal's Ctrl-C reaches each node twice (the terminal's and the one
+    # launch forwards). The second, landing while the node is destroyed or while Python exits,
+    # used to kill the process by the signal (exit -2).
+    with NodeProcess('two_bone_ik', ros_args=['-r', '__ns:=/twice'], domain_id=domain,
+                     log_dir=tmp_path, name=f'twice_{stage}',
+                     env_extra=signal_while_stopping(stage)) as process:
+        wait_until(lambda: 'ready: ' in process.stderr, what='the ready line')
+        returncode = process.interrupt()
     assert returncode == 0, process.output()
     assert 'Traceback' not in process.stderr + process.stdout, process.output()
 

@@ -299,3 +299,21 @@ def test_diagnostics_warn_while_nothing_subscribes_to_the_commands(domain, probe
         probe.node.destroy_subscription(commands.subscription)
         assert process.returncode is None
     probe.node.destroy_subscription(diagnostics.subscription)
+
+
+def test_stops_cleanly_after_planned_motion(domain, probe, tmp_path):
+    # Ctrl-C after a planned motion: exit 0 and nothing at exit, in particular no nanobind
+    # report of Ruckig objects "leaked" (start-up objects were frozen out of the collector).
+    params = write_params(tmp_path / 'clean.yaml', motion_params())
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/clean'],
+                     domain_id=domain, log_dir=tmp_path, name='clean') as process:
+        motion = Motion(probe, process, '/clean')
+        start = len(motion.trajectories)
+        probe.publish_until(motion.target, pose(0.3, 0.3),
+                            lambda: len(motion.trajectories) > start, what='an answer')
+        motion.settle()
+        returncode = process.interrupt()
+    assert returncode == 0, process.output()
+    lines = [line for line in (process.stdout + process.stderr).splitlines()
+             if line.strip() and '[INFO]' not in line]
+    assert lines == [], process.output()

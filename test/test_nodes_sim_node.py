@@ -14,6 +14,7 @@ from ros_harness import NodeProcess
 from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
 from ros_harness import signal_inside_publish
+from ros_harness import signal_while_stopping
 from ros_harness import wait_until
 from ros_harness import write_params
 from sensor_msgs.msg import JointState
@@ -261,6 +262,18 @@ def test_clean_exit_on_signal_inside_a_publish(tmp_path, own_domain, signum):
     assert returncode == 0, node.output()
     assert 'Traceback' not in node.stderr + node.stdout, node.output()
     assert 'ready:' in node.stderr, node.output()  # it got to publishing
+
+
+def test_a_second_ctrl_c_while_exiting_is_ignored(tmp_path, own_domain):
+    # ros2 launch forwards the terminal's Ctrl-C, so the sim gets two; the second, landing
+    # after Python stopped handling signals, used to kill it by the signal (exit -2).
+    env = signal_while_stopping('exit')
+    with NodeProcess(MODULE, domain_id=own_domain, log_dir=tmp_path, name='twice_sim',
+                     env_extra=env) as node:
+        wait_until(lambda: 'ready: ' in node.stderr, what='the ready line')
+        returncode = node.interrupt()
+    assert returncode == 0, node.output()
+    assert 'Traceback' not in node.stderr + node.stdout, node.output()
 
 
 READY = re.compile(r'kp \[([^\]]*)\] N m/rad, kv \[([^\]]*)\] N m s/rad, gravity (\w+)')

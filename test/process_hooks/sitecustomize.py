@@ -6,10 +6,13 @@
   deterministic).
 - ``TWO_BONE_IK_TEST_BLOCK_IMPORTS=<module>,<module>,...``: make importing these top-level
   modules fail, as on a computer that does not have them installed.
+- ``TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING=<teardown|exit>:<signal>``: signal this process again
+  while it stops: as its node is destroyed, or while the interpreter exits (a second Ctrl-C).
 """
 
 import os
 import sys
+import time
 
 _BLOCKED = {name for name in os.environ.get('TWO_BONE_IK_TEST_BLOCK_IMPORTS', '').split(',')
             if name}
@@ -26,10 +29,8 @@ if _BLOCKED:
 
     sys.meta_path.insert(0, _Blocker())
 
-_SPEC = os.environ.get('TWO_BONE_IK_TEST_SIGNAL_ON_PUBLISH')
+_SPEC = os.environ.pop('TWO_BONE_IK_TEST_SIGNAL_ON_PUBLISH', None)
 if _SPEC:
-    import time
-
     import rclpy
     import rclpy.publisher
 
@@ -48,3 +49,33 @@ if _SPEC:
         return _publish(self, msg)
 
     rclpy.publisher.Publisher.publish = _publish_and_signal
+
+# Popped: only this process is hooked, not the Python subprocesses it starts (glfw runs one).
+_AGAIN = os.environ.pop('TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING', None)
+if _AGAIN:
+    import rclpy.node
+
+    _stage, _signum_again = _AGAIN.split(':')
+
+    if _stage == 'teardown':
+        _destroy_node = rclpy.node.Node.destroy_node
+
+        def _destroy_node_signalled(self):
+            os.kill(os.getpid(), int(_signum_again))
+            time.sleep(0.05)  # let a Python-level handler run, if there is one
+            return _destroy_node(self)
+
+        rclpy.node.Node.destroy_node = _destroy_node_signalled
+    else:
+        import atexit
+        import subprocess
+
+        def _signal_until_gone():
+            # From the moment run_node has returned until the process is gone, a SIGINT every
+            # 2 ms from outside: some land after Python has stopped handling signals.
+            subprocess.Popen(['/bin/sh', '-c', f'while kill -{_signum_again} {os.getpid()} '
+                              '2>/dev/null; do sleep 0.002; done'],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+
+        atexit.register(_signal_until_gone)

@@ -17,11 +17,14 @@ and shutdown problems seen on Jazzy and Kilted:
   ``publisher's context is invalid``: once the context is shut down that is a normal exit.
 - A bad configuration: one line naming the parameter on stderr, exit code 2, and no teardown of
   the half-started node (see :data:`EXIT_BAD_CONFIG`).
+- A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
+  node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
 """
 
 import gc
 import os
 import re
+import signal
 import sys
 import tempfile
 from typing import Callable, Optional, Sequence
@@ -152,9 +155,19 @@ def run_node(name: str, make_node: Callable[[], Node],
         if rclpy.ok():
             raise
     finally:
+        # Stopping now: a repeated Ctrl-C (a terminal's and the one ros2 launch forwards) must
+        # not kill the teardown, nor the interpreter's exit, which would restore SIGINT's
+        # default action (death by the signal) for a Python handler but leaves an ignored one.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         if executor is not None:
             executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+        # Let the collector free what start-up froze (the node and everything it holds), so
+        # that extension objects (Ruckig's) go before their modules do, as nanobind expects:
+        # otherwise it reports them as leaked at exit.
+        node = executor = None
+        gc.unfreeze()
+        gc.collect()
     return 0
