@@ -42,8 +42,8 @@ DEPS := $(ROS_PKGS_$(ROS_DISTRO)) $(PY_PKGS)
 DEPS_STAMP := $(VENV)/.stamp-deps-$(shell echo '$(DEPS)' | md5sum | cut -c1-12)
 PKG_STAMP := $(VENV)/.stamp-package
 PKG_SOURCES := setup.py setup.cfg package.xml resource/two_bone_ik \
-	$(shell find two_bone_ik config launch -type f \( -name '*.py' -o -name '*.yaml' \
-	-o -name '*.xml' \) 2>/dev/null)
+	$(shell find two_bone_ik config launch rviz -type f \( -name '*.py' -o -name '*.yaml' \
+	-o -name '*.xml' -o -name '*.rviz' \) 2>/dev/null)
 
 # pip here prints one harmless "Location ... is ignored" warning per package for the machine's
 # extra local indexes; drop those lines.
