@@ -6,6 +6,7 @@ import pytest
 from two_bone_ik.markers import Shape
 from two_bone_ik.motion.planner import TrajectoryPoint
 from two_bone_ik.nodes.ik_messages import duration_msg, joint_trajectory, marker_array
+from two_bone_ik.nodes.ik_messages import marker_msg
 from visualization_msgs.msg import Marker
 
 
@@ -59,3 +60,15 @@ def test_marker_array_replaces_the_picture_and_places_each_shape():
 def test_no_arm_is_an_empty_picture():
     (only,) = marker_array([], 'base_link', Time()).markers
     assert only.action == Marker.DELETEALL
+
+
+def test_prebuilt_markers_are_reused_with_the_new_stamp():
+    workspace = Shape('workspace', 0, 'line_strip', ((1, 0, 0), (0, 1, 0)), (0, 0, 1, 1), 0.01)
+    target = Shape('target', 0, 'sphere', ((0.1, 0.2, 0.3),), (0.0, 1.0, 0.0, 1.0), 0.02)
+    prebuilt = [marker_msg(workspace, 'base_link', Time(sec=1))]
+    msg = marker_array([target], 'base_link', Time(sec=2), prebuilt)
+    first, reused, sphere = msg.markers
+    assert first.action == Marker.DELETEALL
+    assert reused is prebuilt[0] and reused.header.stamp == Time(sec=2)
+    assert (reused.ns, sphere.ns) == ('workspace', 'target')
+    assert sphere.header.stamp == Time(sec=2)

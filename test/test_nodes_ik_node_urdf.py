@@ -15,8 +15,10 @@ from std_msgs.msg import String
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.urdf_import import arm_from_urdf
+from two_bone_ik.markers import workspace_shapes
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from urdf_arms import chain_tip, HANGING_LEG, RAISED_UP, SCARA
+from visualization_msgs.msg import MarkerArray
 
 ERROR = DiagnosticStatus.ERROR
 
@@ -98,6 +100,7 @@ def test_urdf_arm_from_the_topic_and_a_new_one_while_targets_stream(domain, prob
         arm = Arm(probe, process, ns='/topic_arm', config=ArmConfig())
         descriptions = probe.publisher(String, '/topic_arm/robot_description', LATCHED)
         diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        markers = probe.collect(MarkerArray, '/topic_arm/ik_markers', LATCHED)
         arm.probe.wait_for_subscribers(arm.target)
         for collector in (arm.reachable, arm.status):
             arm.probe.wait_for_publishers(collector)
@@ -164,6 +167,15 @@ def test_urdf_arm_from_the_topic_and_a_new_one_while_targets_stream(domain, prob
                 assert reply.name == 'OFF_PLANE', reply.status.message
         assert seen == set(arms)
         assert all(reply.name == 'REACHED' for reply in replies[-10:])
+        # The markers follow the new arm: its reach circle, not the first arm's.
+        leg_circle = workspace_shapes(arm_from_urdf(HANGING_LEG, 'base_link', 'foot'))[0]
+
+        def shows_leg(array):
+            return any((m.ns, m.id) == ('workspace', 0) and len(m.points) == len(
+                leg_circle.points) and np.allclose([(p.x, p.y, p.z) for p in m.points],
+                                                   leg_circle.points, atol=1e-9)
+                       for m in array.markers)
+        markers.wait_for(shows_leg)
         assert process.returncode is None, process.output()
 
 

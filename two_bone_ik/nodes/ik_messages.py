@@ -41,9 +41,16 @@ def marker_msg(shape: Shape, frame: str, stamp) -> Marker:
     return marker
 
 
-def marker_array(shapes: Iterable[Shape], frame: str, stamp) -> MarkerArray:
-    """Return the whole picture: a DELETEALL, then one marker per shape."""
-    return MarkerArray(markers=[Marker(action=Marker.DELETEALL)]
+def marker_array(shapes: Iterable[Shape], frame: str, stamp,
+                 prebuilt: Sequence[Marker] = ()) -> MarkerArray:
+    """Return the whole picture: a DELETEALL, then the markers of ``prebuilt`` and ``shapes``.
+
+    ``prebuilt`` markers (the arm's, which change only with the arm) are stamped ``stamp``
+    and reused as they are.
+    """
+    for marker in prebuilt:
+        marker.header.stamp = stamp
+    return MarkerArray(markers=[Marker(action=Marker.DELETEALL)] + list(prebuilt)
                        + [marker_msg(shape, frame, stamp) for shape in shapes])
 
 

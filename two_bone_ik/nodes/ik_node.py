@@ -49,7 +49,7 @@ from two_bone_ik.motion.limits import check_command_rate, MotionConfigError, Mot
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.motion.planner import MotionError, TrajectoryPoint
 from two_bone_ik.nodes.diagnostics import diagnostic_status, level_byte
-from two_bone_ik.nodes.ik_messages import joint_trajectory, marker_array
+from two_bone_ik.nodes.ik_messages import joint_trajectory, marker_array, marker_msg
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
@@ -175,6 +175,7 @@ class IkNode(SchemaNode):
         # starts later still gets the last picture.
         self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', latched)
         self._markers_dirty = True
+        self._arm_markers = None  # built on the first picture of each arm (see _set_arm)
         self._last_target = None  # (position, status, readings or None) of the last target
         self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
@@ -220,6 +221,7 @@ class IkNode(SchemaNode):
         self._stream.set_position_limits(tuple(zip(geometry.lower_limits,
                                                    geometry.upper_limits)))
         self._stream.set_limits(self._effective_limits())
+        self._arm_markers = None  # the workspace and limit markers of this arm, once built
         self._markers_dirty = True
 
     def _effective_limits(self) -> MotionLimits:
@@ -494,8 +496,12 @@ class IkNode(SchemaNode):
         self._diagnostics_pub.publish(array)
 
     def _publish_markers(self) -> None:
-        """Publish the markers if something changed since the last time."""
-        if not self._markers_dirty:
+        """Publish the markers if something changed since the last time and someone listens.
+
+        Without a subscriber nothing is built (the picture stays due, so a subscriber that
+        comes gets it within a period); the arm's own markers are built once per arm.
+        """
+        if not self._markers_dirty or not self._marker_pub.get_subscription_count():
             return
         self._markers_dirty = False
         solver = self._solver
@@ -504,10 +510,13 @@ class IkNode(SchemaNode):
         shapes = []
         if solver is not None:
             geometry = solver.geometry
-            shapes = workspace_shapes(geometry) + limit_shapes(geometry)
+            if self._arm_markers is None:
+                self._arm_markers = [marker_msg(shape, frame, stamp) for shape in
+                                     workspace_shapes(geometry) + limit_shapes(geometry)]
             if self._last_target is not None:
-                shapes += target_shapes(geometry, *self._last_target)
-        self._marker_pub.publish(marker_array(shapes, frame, stamp))
+                shapes = target_shapes(geometry, *self._last_target)
+        self._marker_pub.publish(marker_array(
+            shapes, frame, stamp, self._arm_markers if solver is not None else ()))
 
     def _motion_status(self) -> DiagnosticStatus:
         """Return where the commanded motion is: moving or at rest, time left, limits, rate."""
