@@ -119,6 +119,8 @@ class IkNode(SchemaNode):
         self._from_parameter = bool(self._description)
         self._solver = None
         self._previous = None
+        self._markers_dirty = False  # a picture is due on ik_markers
+        self._marker_timer = None
         self._motion_limits = MotionLimits.checked(
             *(values[name] for name in MOTION_LIMIT_PARAMETERS))
         # A URDF's velocity limits stand in for max_joint_velocity unless it is given.
@@ -174,10 +176,12 @@ class IkNode(SchemaNode):
         # Markers: what changed, at most MARKER_RATE times a second; latched, so an RViz that
         # starts later still gets the last picture.
         self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', latched)
-        self._markers_dirty = True
         self._arm_markers = None  # built on the first picture of each arm (see _set_arm)
         self._last_target = None  # (position, status, readings or None) of the last target
-        self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
+        # Runs only while a picture is due and someone listens: every wake-up of the executor
+        # costs the node CPU and its targets latency, even with nothing to publish.
+        self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
+        self._markers_due()  # the first picture: the arm's workspace (an empty one without arm)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         if not self._description and self._description_topic:
             # As robot_state_publisher publishes it (and controller_manager reads it).
@@ -222,7 +226,7 @@ class IkNode(SchemaNode):
                                                    geometry.upper_limits)))
         self._stream.set_limits(self._effective_limits())
         self._arm_markers = None  # the workspace and limit markers of this arm, once built
-        self._markers_dirty = True
+        self._markers_due()
 
     def _effective_limits(self) -> MotionLimits:
         """Return the motion limits in force: max_joint_velocity, or the URDF's velocities."""
@@ -343,7 +347,7 @@ class IkNode(SchemaNode):
         self._stats.record(result.status)
         self._last_target = (result.position, result.status,
                              None if result.ik_status is None else (result.q1, result.q2))
-        self._markers_dirty = True
+        self._markers_due()
         if result.ik_status is None:
             self._warn_rejected(result, text)
 
@@ -486,6 +490,9 @@ class IkNode(SchemaNode):
             self.get_logger().warning(text if text is not None else self._describe(result))
 
     def _publish_diagnostics(self) -> None:
+        if (self._markers_dirty and self._marker_timer.is_canceled()
+                and self._marker_pub.get_subscription_count()):
+            self._marker_timer.reset()  # a subscriber came for the picture
         level, message, values = self._stats.report(time.monotonic())
         array = DiagnosticArray()
         array.header.stamp = self._clock.now().to_msg()
@@ -495,13 +502,22 @@ class IkNode(SchemaNode):
             self._arm_status(), self._motion_status()]
         self._diagnostics_pub.publish(array)
 
-    def _publish_markers(self) -> None:
-        """Publish the markers if something changed since the last time and someone listens.
+    def _markers_due(self) -> None:
+        """Note that the picture changed: publish it within one marker period."""
+        if not self._markers_dirty:
+            self._markers_dirty = True
+            if self._marker_timer is not None and self._marker_timer.is_canceled():
+                self._marker_timer.reset()
 
-        Without a subscriber nothing is built (the picture stays due, so a subscriber that
-        comes gets it within a period); the arm's own markers are built once per arm.
+    def _publish_markers(self) -> None:
+        """Publish the picture if it changed and someone listens; then rest until it changes.
+
+        Without a subscriber nothing is built and the timer rests with the picture still due:
+        the diagnostics timer wakes it when a subscriber comes. The arm's own markers are built
+        once per arm.
         """
         if not self._markers_dirty or not self._marker_pub.get_subscription_count():
+            self._marker_timer.cancel()
             return
         self._markers_dirty = False
         solver = self._solver
