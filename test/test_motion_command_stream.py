@@ -99,3 +99,21 @@ def test_a_new_arm_starts_afresh_from_the_last_command():
     stream.goal((0.5, 0.5))
     first, _ = stream.tick()
     assert first.position == pytest.approx((0.2, 0.1), abs=0.01)
+
+
+@pytest.mark.parametrize('change', ['rate at rest', 'rate mid-motion', 'new arm'])
+def test_the_first_motion_after_a_new_planner_is_sent_as_a_trajectory(change):
+    # A new planner counts its plans from 0 again: the first motion after a rate change or a
+    # new arm used to be compared with the old planner's count and never sent to the
+    # trajectory controller when the counts matched.
+    stream = CommandStream(LIMITS, FREE, 100.0, (0.0, 0.0))
+    assert stream.goal((0.2, 0.1)).new_trajectory
+    if change == 'rate mid-motion':
+        stream.set_rate(50.0)
+    drain(stream)
+    if change == 'rate at rest':
+        stream.set_rate(50.0)
+    elif change == 'new arm':
+        stream.set_position_limits(((-1.0, 1.0), (-1.0, 1.0)))
+    step = stream.goal((0.5, 0.5))
+    assert step.command is None and step.new_trajectory

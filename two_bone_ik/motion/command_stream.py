@@ -133,6 +133,8 @@ class CommandStream:
         return self._last if self._last is not None else self._initial
 
     def _new_planner(self, position) -> MotionPlanner:
+        """Return a planner starting at ``position``; none of its plans has been sent yet."""
+        self._sent_plans = 0
         return MotionPlanner(self._limits, self._position_limits, 1.0 / self._rate, position)
 
     def goal(self, goal: Sequence[float]) -> Step:
@@ -178,7 +180,6 @@ class CommandStream:
         if not planner.moving and self._pending_rate is not None:
             self._rate, self._pending_rate = self._pending_rate, None
             self._planner = self._new_planner(sample.position)
-            self._sent_plans = 0
         return sample, new
 
     def stop(self) -> Tuple[Optional[Tuple[float, float]], float, bool]:

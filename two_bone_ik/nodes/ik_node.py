@@ -121,6 +121,7 @@ class IkNode(SchemaNode):
         self._previous = None
         self._markers_dirty = False  # a picture is due on ik_markers
         self._marker_timer = None
+        self._state_sub = None  # joint_states, once motion is planned
         self._motion_limits = MotionLimits.checked(
             *(values[name] for name in MOTION_LIMIT_PARAMETERS))
         # A URDF's velocity limits stand in for max_joint_velocity unless it is given.
@@ -187,10 +188,7 @@ class IkNode(SchemaNode):
             # As robot_state_publisher publishes it (and controller_manager reads it).
             self._description_sub = self.create_subscription(
                 String, self._description_topic, self._on_description, latched)
-        # The arm's measured state: best effort, so it matches both reliable publishers and
-        # sensor-QoS ones (hardware drivers).
-        self._state_sub = self.create_subscription(
-            JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
+        self._subscribe_to_measured_state()
         self._stop_service = self.create_service(Trigger, '~/stop', self._on_stop)
         # The planned motion streams from a thread of its own (see two_bone_ik.motion.pacer).
         self._pacer = Pacer(self._on_tick, 1.0 / self._stream.rate, name='two_bone_ik_stream')
@@ -225,6 +223,7 @@ class IkNode(SchemaNode):
         self._stream.set_position_limits(tuple(zip(geometry.lower_limits,
                                                    geometry.upper_limits)))
         self._stream.set_limits(self._effective_limits())
+        self._subscribe_to_measured_state()
         self._arm_markers = None  # the workspace and limit markers of this arm, once built
         self._markers_due()
 
@@ -300,6 +299,7 @@ class IkNode(SchemaNode):
             if 'max_joint_velocity' in names:
                 self._velocity_from_urdf = False
             self._stream.set_limits(self._effective_limits())
+            self._subscribe_to_measured_state()
         for parameter in parameters:
             if parameter.name == 'command_rate':
                 self._stream.set_rate(parameter.value)
@@ -454,6 +454,17 @@ class IkNode(SchemaNode):
             response.message = f'at rest at {_shown(position)} rad, held until the next target'
         self.get_logger().info(f'~/stop: {response.message}')
         return response
+
+    def _subscribe_to_measured_state(self) -> None:
+        """Read ``joint_states`` from the first time motion is planned on.
+
+        A planned motion starts from the measured position; one command per target needs
+        none, and an idle subscription still costs every wake-up of the executor. Best effort,
+        so it matches both reliable publishers and sensor-QoS ones (hardware drivers).
+        """
+        if self._state_sub is None and self._stream.planned:
+            self._state_sub = self.create_subscription(
+                JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
 
     def _on_joint_states(self, msg: JointState) -> None:
         if self._solver is None:
