@@ -1,7 +1,10 @@
 """Tests of two_bone_ik.sim: the ROS-free MuJoCo arm."""
 
 import math
+import os
 from pathlib import Path
+import subprocess
+import sys
 
 import mujoco
 import numpy as np
@@ -209,3 +212,19 @@ def test_reset():
     sim.reset((0.5, -0.5))
     np.testing.assert_allclose(sim.tip_position, _expected_tip(DEFAULT_ARM, (0.5, -0.5)),
                                atol=1e-12)
+
+
+# -- importing the sim ---------------------------------------------------------------------
+
+@pytest.mark.parametrize('mujoco_gl, loads_glfw', [(None, False), ('glfw', True)])
+def test_importing_the_sim_loads_no_gl_unless_the_user_asks(mujoco_gl, loads_glfw):
+    # GLFW's import starts a second Python interpreter; the headless sim needs no GL at all.
+    env = {k: v for k, v in os.environ.items() if k != 'MUJOCO_GL'}
+    if mujoco_gl is not None:
+        env['MUJOCO_GL'] = mujoco_gl
+    env['PYTHONPATH'] = os.pathsep.join([str(REPO), env.get('PYTHONPATH', '')])
+    script = ('import os, sys; import two_bone_ik.sim.arm_sim; '
+              "print('glfw' in sys.modules, os.environ['MUJOCO_GL'])")
+    out = subprocess.run([sys.executable, '-c', script], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == [str(loads_glfw), mujoco_gl or 'disable']
