@@ -639,32 +639,6 @@ def test_params_file_without_a_section_for_the_node_is_warned_about(domain, prob
         assert probe.get_parameters('/left_arm/unmatched', ['elbow']) == {'elbow': 'up'}
 
 
-def wait_for_library(pid, name, timeout=30.0):
-    """Wait until the process has mapped a shared library whose path contains ``name``."""
-    maps = Path(f'/proc/{pid}/maps')
-    return wait_until(lambda: name in maps.read_text(), timeout, f'{name} in process {pid}')
-
-
-@pytest.mark.parametrize('library', ['diagnostic_msgs', 'librcl.so', 'numpy'])
-def test_ctrl_c_during_start_up_exits_quietly(domain, tmp_path, library):
-    # SIGINT while the node is still importing (before rclpy is initialised) used to print a
-    # KeyboardInterrupt traceback from inside an import. The libraries mark early, middle and
-    # late stages of the node's imports. (Before any of the package's code runs, while Python
-    # itself starts, a Ctrl-C is Python's own: not tested.)
-    process = NodeProcess('two_bone_ik', domain_id=domain, log_dir=tmp_path,
-                          name='early').start()
-    try:
-        wait_for_library(process.pid, library)
-        process.send_signal(signal.SIGINT)
-        assert process.wait() == 0, process.output()
-    finally:
-        process.stop()
-    # Nothing but, if the node got that far, its "ready" line.
-    noise = [line for line in (process.stdout + process.stderr).splitlines()
-             if line.strip() and '[INFO]' not in line]
-    assert noise == [], process.output()
-
-
 # -- a third arm: its own base frame, a wide plane tolerance, multi-turn limits ---------------
 
 

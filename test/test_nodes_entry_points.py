@@ -1,0 +1,45 @@
+"""Tests of two_bone_ik.nodes.entry_points: a Ctrl-C during start-up ends the process quietly.
+
+Each way of starting a node is covered: the console scripts' path (``python -m two_bone_ik``
+goes through the same entry point) and ``python -m two_bone_ik.nodes.<node>``, which the README
+documents for the sim and the servo driver.
+"""
+
+from pathlib import Path
+import signal
+
+import pytest
+from ros_harness import NodeProcess, wait_until
+
+
+def wait_for_library(pid, name, timeout=30.0):
+    """Wait until the process has mapped a shared library whose path contains ``name``."""
+    maps = Path(f'/proc/{pid}/maps')
+    return wait_until(lambda: name in maps.read_text(), timeout, f'{name} in process {pid}')
+
+
+@pytest.mark.parametrize('module, library', [
+    ('two_bone_ik', 'diagnostic_msgs'),
+    ('two_bone_ik', 'librcl.so'),
+    ('two_bone_ik', 'numpy'),
+    ('two_bone_ik.nodes.ik_node', 'numpy'),
+    ('two_bone_ik.nodes.sim_node', 'numpy'),
+    ('two_bone_ik.nodes.servo_node', 'numpy'),
+])
+def test_ctrl_c_during_start_up_exits_quietly(domain, tmp_path, module, library):
+    # SIGINT while the node is still importing (before rclpy is initialised) used to print a
+    # KeyboardInterrupt traceback from inside an import. The libraries mark early, middle and
+    # late stages of the node's imports; numpy comes with the first message package a node
+    # module imports. (Before any of the package's code runs, while Python itself starts, a
+    # Ctrl-C is Python's own: not tested.)
+    process = NodeProcess(module, domain_id=domain, log_dir=tmp_path, name='early').start()
+    try:
+        wait_for_library(process.pid, library)
+        process.send_signal(signal.SIGINT)
+        assert process.wait() == 0, process.output()
+    finally:
+        process.stop()
+    # Nothing but, if the node got that far, its "ready" line.
+    noise = [line for line in (process.stdout + process.stderr).splitlines()
+             if line.strip() and '[INFO]' not in line]
+    assert noise == [], process.output()
