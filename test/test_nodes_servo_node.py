@@ -4,6 +4,7 @@ The node opens the emulator's pseudo-terminal by path (as it would ``/dev/ttyACM
 is checked here are the bytes the controller would receive and what the node publishes.
 """
 
+from contextlib import contextmanager
 import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -56,6 +57,8 @@ class Driver:
         probe.wait_for_subscribers(self.commands)
         probe.wait_for_publishers(self.states)
         self.states.wait_for_count(1)
+        # What the Maestro had been sent once the node was up, before any test commanded it.
+        self.commands_at_start = list(device.commands)
 
     def send(self, names, positions):
         self.commands.publish(command(names, positions))
@@ -74,18 +77,24 @@ class Driver:
         return next(s for s in array.status if NODE in s.name)
 
 
-@pytest.fixture(scope='module')
-def driver(tmp_path_factory):
-    domain = isolate_ros_domain()
-    tmp = tmp_path_factory.mktemp('servo_node')
+@contextmanager
+def running_driver(tmp, domain, probe_name='test_probe'):
+    """Run a driver node on an emulated Maestro in ``tmp``; yield its :class:`Driver`."""
     # Channel 0 already at 1600 µs (the Maestro kept it from a previous run); channel 2 off.
     with MaestroEmulator(tmp / 'ttyACM0', targets={0: 6400}) as device:
         params = write_params(tmp / 'servo.yaml', {
             'protocol': 'maestro', 'port': str(device.path), 'joints': [SHOULDER, ELBOW],
             'state_rate': 50.0, 'reconnect_period': 0.2, 'servos': SERVOS}, NODE)
         with NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp,
-                         name='servo') as node, RosProbe(domain) as probe:
+                         name='servo') as node, RosProbe(domain, probe_name) as probe:
             yield Driver(node, device, probe)
+
+
+@pytest.fixture(scope='module')
+def driver(tmp_path_factory):
+    """Yield the module's driver node, shared by its tests (none of them stops it)."""
+    with running_driver(tmp_path_factory.mktemp('servo_node'), isolate_ros_domain()) as driver:
+        yield driver
 
 
 def test_start_holds_and_publishes_what_the_maestro_reports(driver):
@@ -93,11 +102,13 @@ def test_start_holds_and_publishes_what_the_maestro_reports(driver):
     # Only the shoulder: the elbow's channel sends no pulses, so its angle is unknown.
     assert list(state.name) == [SHOULDER]
     assert state.position[0] == pytest.approx(100.0 / (900.0 / HALF_PI))
-    assert not [c for c in driver.device.commands if c[0] == 'target']
+    assert not [c for c in driver.commands_at_start if c[0] == 'target']
     # Speed limits from max_velocity: 2 rad/s * 572.96 µs/rad / 25 µs/s = 45.8 -> 46; the
     # elbow has the default 1 rad/s: 22.9 -> 23. No acceleration limit by default.
-    assert driver.device.speeds == {0: 46, 2: 23}
-    assert driver.device.accelerations == {0: 0, 2: 0}
+    speeds = {c[1]: c[2] for c in driver.commands_at_start if c[0] == 'speed'}
+    accelerations = {c[1]: c[2] for c in driver.commands_at_start if c[0] == 'acceleration'}
+    assert speeds == {0: 46, 2: 23}
+    assert accelerations == {0: 0, 2: 0}
 
 
 def test_commands_by_name_become_exact_set_target_bytes(driver):
@@ -169,14 +180,15 @@ def test_diagnostics_report_the_device(driver):
     assert values(status)['baud_rate'] == '9600'
 
 
-def test_ctrl_c_releases_the_port_and_leaves_quietly(driver):
-    # Last in the module: ends the shared node. While it runs it holds the port exclusively;
-    # after Ctrl-C the port is free again.
-    with pytest.raises(serial.SerialException, match='Could not exclusively lock port'):
-        serial.Serial(str(driver.device.path), exclusive=True)
-    assert driver.node.interrupt() == 0
-    assert 'Traceback' not in driver.node.stderr, driver.node.output()
-    serial.Serial(str(driver.device.path), exclusive=True).close()
+def test_ctrl_c_releases_the_port_and_leaves_quietly(tmp_path):
+    # A node of its own (Ctrl-C ends it). While it runs it holds the port exclusively; after
+    # Ctrl-C the port is free again.
+    with running_driver(tmp_path, claim_domain_id(), 'ctrl_c_probe') as driver:
+        with pytest.raises(serial.SerialException, match='Could not exclusively lock port'):
+            serial.Serial(str(driver.device.path), exclusive=True)
+        assert driver.node.interrupt() == 0
+        assert 'Traceback' not in driver.node.stderr, driver.node.output()
+        serial.Serial(str(driver.device.path), exclusive=True).close()
 
 
 def test_dynamixel_torque_off_on_exit(tmp_path):

@@ -8,6 +8,7 @@ from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
+from rclpy.time import Time
 from ros_harness import claim_domain_id
 from ros_harness import isolate_ros_domain
 from ros_harness import NodeProcess
@@ -111,14 +112,15 @@ def controller_inputs(arm):
 
 def test_publishes_state_and_tip_of_the_configured_arm(arm):
     # Before any command: at rest at the initial angles (0, 0), the default 0.30 + 0.25 m arm
-    # stretched along +x of base_link, the tool frame unrotated.
-    msg = arm.states.last
+    # stretched along +x of base_link, the tool frame unrotated. The first messages of the
+    # module's sim, whichever test runs first.
+    msg = arm.states.messages[0]
     assert list(msg.name) == [SHOULDER, ELBOW]
     assert msg.header.frame_id == 'base_link'
     np.testing.assert_allclose(msg.position, (0.0, 0.0), atol=1e-9)
     np.testing.assert_allclose(msg.velocity, (0.0, 0.0), atol=1e-9)
     np.testing.assert_allclose(msg.effort, (0.0, 0.0), atol=1e-9)
-    tip = arm.tips.wait_for_count(1)[-1]
+    tip = arm.tips.wait_for_count(1)[0]
     assert tip.header.frame_id == 'base_link'
     p, q = tip.pose.position, tip.pose.orientation
     np.testing.assert_allclose((p.x, p.y, p.z), (0.55, 0.0, 0.0), atol=1e-9)
@@ -440,6 +442,15 @@ def test_trajectory_with_a_stamp_in_the_future(arm, controller_inputs):
                       stamp=Duration(sec=stamp // 1_000_000_000, nanosec=stamp % 1_000_000_000))
     arm.probe.publish_until(trajectory, msg, _moved_from(arm, first, START))
     arm.wait_at((-0.2, 0.7))
+    # As joint_trajectory_controller, the sim moves from the moment it receives the message
+    # toward the first point, due at stamp + time_from_start (0.5 s of sim time: 0.25 s of the
+    # wall clock at 2x real time). The arm cannot be there before its reference is (it got
+    # there 0.38 s after the stamp here; 0.06 s before it when the stamp was ignored). The sim
+    # stamps its states with the wall clock, as the probe's.
+    due = stamp + 250_000_000
+    there = next(m for m in arm.states.messages[first:]
+                 if np.abs(np.asarray(m.position) - (-0.2, 0.7)).max() < 0.01)
+    assert Time.from_msg(there.header.stamp).nanoseconds >= due - 50_000_000
 
 
 #: A trajectory to a pose other than START, and ways to spoil it (each a rule of the trajectory
