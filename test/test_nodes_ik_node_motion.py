@@ -130,6 +130,22 @@ def test_stream_is_the_plan_sampled_at_the_command_rate(motion):
     assert len(motion.joint_commands) == 0
 
 
+def test_a_motion_onto_a_joint_limit_never_passes_it(motion):
+    # The closest pose to (-0.5, 0.02) has the shoulder on its upper limit. Ruckig's samples of
+    # the motion there from rest at (0.3, 0.3)'s solution overshoot the limit by rounding (two
+    # of them, by ~1e-16 rad): the planner must clamp them.
+    motion.send(0.3, 0.3)
+    motion.settle()
+    start = len(motion.commands)
+    status, trajectory, _ = motion.send(-0.5, 0.02)
+    assert status['status'] == 'JOINT_LIMITED'
+    check_trajectory(trajectory)
+    motion.settle()
+    data = np.array([c.data for c in motion.commands.messages[start:]])
+    assert (data >= LOWER).all() and (data <= UPPER).all()
+    assert data[-1][0] == UPPER[0]
+
+
 def test_replanning_mid_motion_is_continuous(motion):
     start = len(motion.commands)
     motion.target.publish(pose(0.5, -0.1))

@@ -94,6 +94,7 @@ class MotionPlanner:
         self._ruckig = Ruckig(_DOFS)
         self._tick = 0
         self._trajectory: Optional[Trajectory] = None
+        self._goal: Optional[Tuple[float, float]] = None  # where the current motion ends
         self._start_tick = 0
         self._pending: Optional[Tuple[float, float]] = None
         self._state = self._rest(position)
@@ -111,6 +112,7 @@ class MotionPlanner:
     def reset(self, position: Sequence[float]) -> None:
         """Drop any motion: at rest at ``position`` (e.g. the measured one), rad."""
         self._trajectory = None
+        self._goal = None
         self._pending = None
         self._state = self._rest(position)._replace(time=self.time)
 
@@ -226,19 +228,20 @@ class MotionPlanner:
             # Braking toward this goal would overshoot a limit: finish the current motion
             # (inside the limits), then go from rest.
             self._pending = goal
-            end = self._trajectory.at_time(self._trajectory.duration)[0]
+            end = self._end()
             inp = self._input(goal)
             inp.current_position = list(end)
             inp.current_velocity = [0.0, 0.0]
             inp.current_acceleration = [0.0, 0.0]
             later = self._calculate(inp)
             return self.remaining() + later.duration
-        self._start(trajectory)
+        self._start(trajectory, goal)
         return trajectory.duration
 
-    def _start(self, trajectory: Trajectory) -> None:
+    def _start(self, trajectory: Trajectory, goal: Optional[Tuple[float, float]] = None) -> None:
         self._pending = None
         self._trajectory = trajectory
+        self._goal = None if goal is None else self._clamped(goal)
         self._start_tick = self._tick
         self._state = self._state._replace(moving=trajectory.duration > 0.0)
         self.plans += 1
@@ -264,13 +267,18 @@ class MotionPlanner:
         inp.target_acceleration = [0.0, 0.0]
         trajectory = self._calculate(inp)
         self._start(trajectory)
-        end = self._clamped(trajectory.at_time(trajectory.duration)[0])
-        return end, trajectory.duration
+        return self._end(), trajectory.duration
 
     # -- sampling -------------------------------------------------------------------------------
 
     def _clamped(self, position) -> Tuple[float, float]:
         return tuple(min(max(float(p), lo), hi) for p, (lo, hi) in zip(position, self._bounds))
+
+    def _end(self) -> Tuple[float, float]:
+        """Where the current motion ends: its goal exactly (Ruckig's end is off by ~1e-15)."""
+        if self._goal is not None:
+            return self._goal
+        return self._clamped(self._trajectory.at_time(self._trajectory.duration)[0])
 
     def advance(self) -> Sample:
         """Move plan time on by one period and return the plan there."""
@@ -282,7 +290,7 @@ class MotionPlanner:
         elapsed = (self._tick - self._start_tick) * self._period
         duration = self._trajectory.duration
         if elapsed >= duration:
-            position = self._clamped(self._trajectory.at_time(duration)[0])
+            position = self._end()
             self._state = Sample(now, position, (0.0, 0.0), (0.0, 0.0), False)
             self._trajectory = None
             if self._pending is not None:
@@ -314,6 +322,6 @@ class MotionPlanner:
             points.append(TrajectoryPoint(step * self._period, self._clamped(position),
                                           tuple(velocity), tuple(acceleration)))
             step += 1
-        end = self._clamped(self._trajectory.at_time(self._trajectory.duration)[0])
-        points.append(TrajectoryPoint(max(left, self._period), end, (0.0, 0.0), (0.0, 0.0)))
+        points.append(TrajectoryPoint(max(left, self._period), self._end(), (0.0, 0.0),
+                                      (0.0, 0.0)))
         return points
