@@ -131,9 +131,9 @@ def test_stream_is_the_plan_sampled_at_the_command_rate(motion):
 
 
 def test_a_motion_onto_a_joint_limit_never_passes_it(motion):
-    # The closest pose to (-0.5, 0.02) has the shoulder on its upper limit. Ruckig's samples of
-    # the motion there from rest at (0.3, 0.3)'s solution overshoot the limit by rounding (two
-    # of them, by ~1e-16 rad): the planner must clamp them.
+    # The closest pose to (-0.5, 0.02) has the shoulder on its upper limit. Ruckig's end state
+    # of the motion there from rest at (0.3, 0.3)'s solution is 1.3e-15 rad beyond it: the
+    # stream and the trajectory end exactly on the limit, and never pass it.
     motion.send(0.3, 0.3)
     motion.settle()
     start = len(motion.commands)
