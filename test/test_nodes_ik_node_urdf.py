@@ -179,6 +179,26 @@ def test_urdf_arm_from_the_topic_and_a_new_one_while_targets_stream(domain, prob
         assert process.returncode is None, process.output()
 
 
+def test_urdf_arm_from_a_description_published_before_the_node_started(domain, probe, tmp_path):
+    # robot_state_publisher usually starts first and publishes once, latched: the node's
+    # subscription must be transient local to get it.
+    descriptions = probe.publisher(String, '/early_arm/robot_description', LATCHED)
+    descriptions.publish(String(data=RAISED_UP))
+    params = write_params(tmp_path / 'early.yaml', {
+        'robot_description_topic': 'robot_description', 'base_frame': 'base_link'})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/early_arm'],
+                     domain_id=domain, log_dir=tmp_path, name='early_arm') as process:
+        wait_until(lambda: 'robot_description: arm from its URDF' in process.stderr,
+                   what='the arm from the description published before the node started')
+        arm = Arm(probe, process, ns='/early_arm',
+                  geometry=arm_from_urdf(RAISED_UP, 'base_link'))
+        arm.connect()
+        target = chain_tip(RAISED_UP, 'base_link', 'tool_link', {'joint1': -0.3, 'joint2': 1.1})
+        reply = arm.send(pose(*target))
+        assert reply.name == 'REACHED', reply.status.message
+        check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
+
+
 def test_bad_description_parameter_exits_with_one_line(domain, tmp_path):
     params = write_params(tmp_path / 'bad.yaml', {
         'robot_description': SCARA, 'base_frame': 'base_link', 'tip_frame': 'nowhere'})
