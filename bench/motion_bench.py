@@ -148,7 +148,7 @@ class Bench:
         ready = wait_until(
             lambda: (self.target.get_subscription_count() > 0 and self.stop.service_is_ready()
                      and all(sub.get_publisher_count() > 0 for sub in self.node.subscriptions)),
-            60.0, None, lambda s: self.executor.spin_once(timeout_sec=s))
+            60.0, what=None, step=lambda s: self.executor.spin_once(timeout_sec=s))
         if not ready:
             raise RuntimeError('the nodes did not come up: ' + ' '.join(
                 p.output() for p in self.processes.values()))
@@ -176,7 +176,8 @@ class Bench:
         cpu = cpu_seconds(pid) - before
         if kind == 'ik':
             future = self.stop.call_async(Trigger.Request())
-            wait_until(future.done, 10.0, None, lambda s: self.executor.spin_once(timeout_sec=s))
+            wait_until(future.done, 10.0, what=None,
+                       step=lambda s: self.executor.spin_once(timeout_sec=s))
         return list(self.received[kind]), cpu
 
     def close(self):

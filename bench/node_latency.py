@@ -174,8 +174,8 @@ def cpu_seconds(pid):
 
 def spin_until(executor, predicate, timeout):
     """Spin until ``predicate()`` holds; return whether it did within ``timeout`` s."""
-    return bool(wait_until(predicate, timeout, None,
-                           lambda seconds: executor.spin_once(timeout_sec=seconds)))
+    return bool(wait_until(predicate, timeout, what=None,
+                           step=lambda seconds: executor.spin_once(timeout_sec=seconds)))
 
 
 class Bench:

@@ -198,8 +198,8 @@ def run_bare_node(make_node: Callable[[], Node]) -> None:
         rclpy.try_shutdown()
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
-               what: Optional[str] = None, step: Optional[Callable[[float], None]] = None,
+def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT, *,
+               what: Optional[str], step: Optional[Callable[[float], None]] = None,
                processes: Optional[Mapping[str, Any]] = None) -> Any:
     """Wait until ``predicate()`` returns something truthy; return it.
 
@@ -211,9 +211,9 @@ def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
         Checked before each step.
     timeout : float
         Seconds to wait on a monotonic clock.
-    what : str, optional
-        What is awaited. Given, a timeout raises :class:`WaitTimeout` naming it; without it,
-        the last (falsy) value is returned instead.
+    what : str or None
+        What is awaited: a timeout raises :class:`WaitTimeout` naming it. Required, so that
+        no caller forgets it; None returns the last (falsy) value on a timeout instead.
     step : callable, optional
         Called with the longest time it may take (s) between checks, e.g.
         ``executor.spin_once``-like; default: sleep 20 ms.
@@ -244,8 +244,9 @@ def wait_until(predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
 def spin_until(executor, predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
                what: str = 'condition', processes: Optional[Mapping[str, Any]] = None) -> Any:
     """Spin ``executor`` until ``predicate()`` is truthy (see :func:`wait_until`); return it."""
-    return wait_until(predicate, timeout, what,
-                      lambda seconds: executor.spin_once(timeout_sec=seconds), processes)
+    return wait_until(predicate, timeout, what=what,
+                      step=lambda seconds: executor.spin_once(timeout_sec=seconds),
+                      processes=processes)
 
 
 class NodeProcess:
@@ -486,7 +487,8 @@ class RosProbe:
         while True:
             publisher.publish(msg)
             value = wait_until(condition, min(period, max(0.0, deadline - time.monotonic())),
-                               None, lambda seconds: self.executor.spin_once(timeout_sec=seconds))
+                               what=None,
+                               step=lambda seconds: self.executor.spin_once(timeout_sec=seconds))
             if value:
                 return value
             if time.monotonic() >= deadline:

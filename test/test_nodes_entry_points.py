@@ -15,7 +15,7 @@ from ros_harness import NodeProcess, wait_until
 def wait_for_library(pid, name, timeout=30.0):
     """Wait until the process has mapped a shared library whose path contains ``name``."""
     maps = Path(f'/proc/{pid}/maps')
-    return wait_until(lambda: name in maps.read_text(), timeout, f'{name} in process {pid}')
+    return wait_until(lambda: name in maps.read_text(), timeout, what=f'{name} in process {pid}')
 
 
 @pytest.mark.parametrize('module, library', [

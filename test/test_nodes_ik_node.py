@@ -552,8 +552,8 @@ def test_qos_overrides_and_unknown_parameter_warning(domain, probe, tmp_path):
         probe.wait_for_subscribers(target)
         (info,) = probe.node.get_subscriptions_info_by_topic('/qos_test/target_pose')
         assert info.qos_profile.reliability == ReliabilityPolicy.BEST_EFFORT
-        assert wait_until(lambda: "ignoring unknown parameter 'elbw' (misspelt?)"
-                          in process.stderr), process.output()
+        wait_until(lambda: "ignoring unknown parameter 'elbw' (misspelt?)" in process.stderr,
+                   what='the misspelt parameter warned about', processes={'node': process})
         probe.node.destroy_publisher(target)
         assert process.returncode is None
 
@@ -635,7 +635,8 @@ def test_params_file_without_a_section_for_the_node_is_warned_about(domain, prob
                      ros_args=['-r', '__ns:=/left_arm', '-r', '__node:=unmatched']) as process:
         warning = ("params file '{}' has no section for node /left_arm/unmatched (its keys: "
                    '/right_arm/two_bone_ik); key it /**/unmatched').format(params)
-        assert wait_until(lambda: warning in process.stderr), process.output()
+        wait_until(lambda: warning in process.stderr, what='the warning',
+                   processes={'node': process})
         assert probe.get_parameters('/left_arm/unmatched', ['elbow']) == {'elbow': 'up'}
 
 

@@ -49,7 +49,8 @@ def test_a_target_in_the_right_pulses_out(tmp_path):
         # target until the Maestro got a command; the IK node answers it the same every time.
         deadline = time.monotonic() + 30.0
         targets.publish(target)
-        while not wait_until(lambda: any(c[0] == 'target' for c in device.commands), 0.5):
+        while not wait_until(lambda: any(c[0] == 'target' for c in device.commands), 0.5,
+                             what=None):  # publish again, as a first message may be missed
             assert time.monotonic() < deadline, 'no Set Target reached the Maestro'
             targets.publish(target)
         probe.spin_until(lambda: len(commands) > 0, what='joint_commands')
