@@ -177,10 +177,6 @@ class TargetSolver:
         return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 
-    def rejected(self, status, frame_id, position) -> TargetResult:
-        """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
-        return rejected_result(status, frame_id, position)
-
     def describe(self, result: TargetResult) -> str:
         """One line for a human, starting with the status name.
 

@@ -26,7 +26,7 @@ the elbow on the +z side).
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence, Tuple
+from typing import Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.plane import PLANE_AXES, PLANE_NORMALS
@@ -235,10 +235,3 @@ class ArmGeometry:
         return (f'links {l1:g} + {l2:g} m in the {self.plane_name} plane of '
                 f"'{self.base_frame}', shoulder at ({shoulder}) m, zero angles ({zeros}) rad, "
                 f'directions ({directions})')
-
-
-def nearest_reading(reading: float, previous: Optional[float]) -> float:
-    """Return ``reading`` moved by whole turns to within half a turn of ``previous``, rad."""
-    if previous is None:
-        return reading
-    return previous + math.remainder(reading - previous, math.tau)

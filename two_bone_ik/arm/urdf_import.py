@@ -262,12 +262,6 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
         plane_name=plane_name + tilted, tip_frame=tip_frame)
 
 
-def movable_joints(text: str) -> List[str]:
-    """Names of every revolute, continuous and prismatic joint of a URDF."""
-    robot = parse_urdf(text)
-    return [joint.name for joint in robot.joints if joint.type in _MOVABLE + ('prismatic',)]
-
-
 def arm_geometry(config: ArmConfig, robot_description: str = '',
                  tip_frame: str = '') -> ArmGeometry:
     """Return the arm a node drives: from its URDF when given, else from its parameters.

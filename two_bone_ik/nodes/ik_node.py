@@ -330,7 +330,7 @@ class IkNode(SchemaNode):
             except Exception:  # noqa: B902 - the safety net: a target never ends the node
                 result = self._unexpected_failure(msg)
         remaining = 0.0
-        if result.ik_status is not None:
+        if not result.rejected:
             self._previous = (result.q1, result.q2)
             with self._stream_lock:
                 remaining = self._move_to(self._previous)
@@ -346,9 +346,9 @@ class IkNode(SchemaNode):
                     ('motion_remaining', f'{remaining:.6f}'))))
         self._stats.record(result.status)
         self._last_target = (result.position, result.status,
-                             None if result.ik_status is None else (result.q1, result.q2))
+                             None if result.rejected else (result.q1, result.q2))
         self._markers_due()
-        if result.ik_status is None:
+        if result.rejected:
             self._warn_rejected(result, text)
 
     # -- commands -----------------------------------------------------------------------------
