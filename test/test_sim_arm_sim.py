@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.arm.urdf_export import arm_urdf
@@ -23,35 +22,6 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ARM = load_arm_config(REPO / 'config' / 'two_bone_ik.yaml')
 SERVO_ARM = load_arm_config(REPO / 'config' / 'servo_arm.yaml')
 NAMES = DEFAULT_ARM.joint_names
-
-
-# -- matching commands by name -------------------------------------------------------------
-
-def test_match_command_by_name_not_index():
-    match = match_command(['elbow_joint', 'shoulder_joint'], [0.2, -0.1], NAMES)
-    assert match.targets == {0: -0.1, 1: 0.2}
-    assert match.unknown == () and match.invalid == ()
-
-
-def test_match_command_reports_unknown_invalid_and_missing():
-    match = match_command(['wrist', 'shoulder_joint', 'elbow_joint'], [1.0, math.nan, 0.5],
-                          NAMES)
-    assert match.targets == {1: 0.5}
-    assert match.unknown == ('wrist',) and match.invalid == ('shoulder_joint',)
-
-    match = match_command(['shoulder_joint', 'elbow_joint'], [0.3], NAMES)  # short positions
-    assert match.targets == {0: 0.3} and match.invalid == ('elbow_joint',)
-
-    match = match_command(['elbow_joint'], [math.inf], NAMES)
-    assert match.targets == {} and match.invalid == ('elbow_joint',)
-
-    match = match_command([], [0.1, 0.2], NAMES)  # positions without names: nothing matches
-    assert match.targets == {} and match.unknown == () and match.invalid == ()
-
-
-def test_match_command_last_repeat_wins():
-    match = match_command(['elbow_joint', 'elbow_joint'], [0.1, 0.2], NAMES)
-    assert match.targets == {1: 0.2}
 
 
 # -- settings ----------------------------------------------------------------------------
