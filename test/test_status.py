@@ -4,7 +4,9 @@ from diagnostic_msgs.msg import DiagnosticStatus
 
 from two_bone_ik.nodes.ik_node import diagnostic_level
 from two_bone_ik.solver import IkStatus
-from two_bone_ik.status import category, CLAMPED, FROM_IK_STATUS, NodeStatus, REJECTED, SOLVED
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.status import (
+    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, NodeStatus, REJECTED, SOLVED)
 
 # The README's status table: code, name and the diagnostic level published in ik_status.
 README_TABLE = {
@@ -17,6 +19,7 @@ README_TABLE = {
     'WRONG_FRAME': (11, DiagnosticStatus.ERROR),
     'INVALID_TARGET': (12, DiagnosticStatus.ERROR),
     'NO_ARM_DESCRIPTION': (13, DiagnosticStatus.ERROR),
+    'APPROACH_ADJUSTED': (14, DiagnosticStatus.WARN),
 }
 
 
@@ -31,6 +34,12 @@ def test_solver_statuses_keep_name_and_number():
         assert FROM_IK_STATUS[status] is NodeStatus[status.name]
 
 
+def test_desktop_statuses_keep_name_and_number():
+    for status in DesktopStatus:
+        assert NodeStatus[status.name] == status
+        assert FROM_DESKTOP_STATUS[status] is NodeStatus[status.name]
+
+
 def test_published_levels_follow_the_readme_table():
     # The byte the node puts into DiagnosticStatus.level, for every status.
     assert {s.name: diagnostic_level(s) for s in NodeStatus} == {
@@ -42,5 +51,6 @@ def test_categories_partition_the_statuses():
     assert SOLVED | CLAMPED | REJECTED == set(NodeStatus)
     assert not (SOLVED & CLAMPED or SOLVED & REJECTED or CLAMPED & REJECTED)
     assert category(NodeStatus.ELBOW_FLIPPED) == 'solved'
+    assert category(NodeStatus.APPROACH_ADJUSTED) == 'solved'
     assert category(NodeStatus.OFF_PLANE) == 'clamped'
     assert category(NodeStatus.INVALID_TARGET) == 'rejected'

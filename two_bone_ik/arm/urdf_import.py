@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
+from two_bone_ik.arm.chain import ChainJoint, KinematicChain
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError
 from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
 from two_bone_ik.config_error import ConfigError
@@ -145,6 +146,33 @@ def _chain(robot, base_frame: str, tip_frame: str) -> list:
     return chain
 
 
+def _origin(joint) -> Tuple[Tuple[float, ...], Tuple[float, ...]]:
+    """``<origin>`` xyz (m) and rpy (rad) of a parsed joint; zeros where not given."""
+    origin = joint.origin
+    xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
+    rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
+    return tuple(float(v) for v in xyz), tuple(float(v) for v in rpy)
+
+
+def _check_type(joint, base_frame: str, tip_frame: str) -> None:
+    """Refuse a prismatic, floating or planar joint on the chain, naming it."""
+    if joint.type in _REFUSED:
+        raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
+                        f'{joint.parent} -> {joint.child}) is on the chain from '
+                        f'{base_frame} to {tip_frame}; only revolute, continuous and fixed '
+                        'joints can be')
+
+
+def _unit_axis(joint) -> Tuple[float, float, float]:
+    """The joint's ``<axis>`` as a unit vector in its frame (default +x); refuses a zero one."""
+    axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
+    norm = float(np.linalg.norm(axis))
+    if not math.isfinite(norm) or norm == 0.0:
+        raise UrdfError(f"robot_description: joint '{joint.name}': axis "
+                        f'{list(joint.axis)!r} has no direction')
+    return tuple(float(v) for v in axis / norm)
+
+
 def _limits(joint) -> Tuple[float, float, float]:
     """(lower, upper, velocity) of a movable joint, in readings; infinite where open."""
     limit = joint.limit
@@ -190,23 +218,13 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     transform = np.eye(4)
     movable = []  # (joint, axis in base_frame, a point on the axis)
     for joint in chain:
-        origin = joint.origin
-        xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
-        rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
+        xyz, rpy = _origin(joint)
         transform = transform @ _matrix(xyz, rpy)
-        if joint.type in _REFUSED:
-            raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
-                            f'{joint.parent} -> {joint.child}) is on the chain from '
-                            f'{base_frame} to {tip_frame}; only revolute, continuous and fixed '
-                            'joints can be')
+        _check_type(joint, base_frame, tip_frame)
         if joint.type not in _MOVABLE or joint.child == tip_frame:
             continue
-        axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
-        norm = float(np.linalg.norm(axis))
-        if not math.isfinite(norm) or norm == 0.0:
-            raise UrdfError(f"robot_description: joint '{joint.name}': axis "
-                            f'{list(joint.axis)!r} has no direction')
-        movable.append((joint, transform[:3, :3] @ (axis / norm), transform[:3, 3].copy()))
+        movable.append((joint, transform[:3, :3] @ np.array(_unit_axis(joint)),
+                        transform[:3, 3].copy()))
     names = [joint.name for joint, _, _ in movable]
     if len(movable) != 2:
         raise UrdfError(
@@ -278,3 +296,31 @@ def arm_geometry(config: ArmConfig, robot_description: str = '',
         return arm_from_urdf(robot_description, config.base_frame, tip_frame,
                              config.joint_lower_limits, config.joint_upper_limits)
     return ArmGeometry.from_config(config)
+
+
+def chain_from_urdf(text: str, base_frame: str, tip_frame: str = '') -> KinematicChain:
+    """Return the chain ``base_frame`` -> ``tip_frame`` of a URDF, every joint on it.
+
+    The same parsing, chain walk and checks as :func:`arm_from_urdf` (a link not below the
+    base, a prismatic, floating or planar joint on the chain, an axis without direction), but
+    no shape: :mod:`two_bone_ik.arm.desktop_geometry` reads the shape.
+
+    Raises
+    ------
+    UrdfError
+        If the description cannot be read or holds a joint the chain cannot have.
+    """
+    robot = parse_urdf(text)
+    chain = _chain(robot, base_frame, tip_frame)
+    tip_frame = chain[-1].child if chain else base_frame
+    joints = []
+    for joint in chain:
+        _check_type(joint, base_frame, tip_frame)
+        xyz, rpy = _origin(joint)
+        if joint.type in _MOVABLE:
+            lower, upper, velocity = _limits(joint)
+            joints.append(ChainJoint(joint.name, joint.type, joint.parent, joint.child, xyz, rpy,
+                                     _unit_axis(joint), lower, upper, velocity))
+        else:
+            joints.append(ChainJoint(joint.name, 'fixed', joint.parent, joint.child, xyz, rpy))
+    return KinematicChain(base_frame, tip_frame, tuple(joints))
