@@ -293,8 +293,9 @@ DESKTOP_JOINTS = {
 class DesktopArm(NamedTuple):
     """A desktop arm written as URDF (see :func:`random_desktop_arm`).
 
-    ``yaw_axis`` is the yaw joint's world axis at zero readings (None without a yaw joint), for
-    tests that need to know which side of the yaw axis a pose reaches.
+    ``axes`` are the moving joints' world axes at zero readings as designed (before any tilt),
+    signed as the joints turn, for tests that need to know which side of the yaw axis a pose
+    reaches.
     """
 
     urdf: str
@@ -304,7 +305,7 @@ class DesktopArm(NamedTuple):
     joints: Tuple[str, ...]
     limits: Tuple[Tuple[float, float], ...]
     gripper: str
-    yaw_axis: object
+    axes: Tuple[np.ndarray, ...]
 
 
 def _unit(vector) -> np.ndarray:
@@ -405,7 +406,7 @@ def random_desktop_arm(rng: np.random.Generator, shape: str, axis_error: float =
     roll_axis = _perpendicular(rng, pair_axis)
     world = {'yaw': yaw_axis, 'shoulder': pair_axis, 'elbow': pair_axis, 'pitch': pair_axis,
              'roll': roll_axis}
-    names, limits = [], []
+    names, limits, axes = [], [], []
     roles = DESKTOP_JOINTS[shape]
     for role in roles:
         writer.fixed(f'before_{role}', int(rng.integers(0, 2)), 0.1)
@@ -422,6 +423,7 @@ def random_desktop_arm(rng: np.random.Generator, shape: str, axis_error: float =
                      axis=local * float(rng.uniform(0.5, 2.0)), limits=joint_limits)
         names.append(f'{role}_joint')
         limits.append(joint_limits)
+        axes.append(sign * world[role])
     hand = writer.last
     writer.link('jaw')
     writer.joint('gripper_joint', 'revolute', 'jaw', (0.02, 0.0, 0.01), (0.0, 0.0, 0.0),
@@ -432,7 +434,7 @@ def random_desktop_arm(rng: np.random.Generator, shape: str, axis_error: float =
         writer.joint('tool_fixed', 'fixed', 'tool', rng.uniform(0.04, 0.12, 3) * (1, 0.2, 0.2),
                      rng.uniform(-math.pi, math.pi, 3))
     return DesktopArm(writer.text(), base, 'tool', shape, tuple(names), tuple(limits),
-                      'gripper_joint', yaw_axis if 'yaw' in roles else None)
+                      'gripper_joint', tuple(axes))
 
 
 def _limit(lower, upper):
@@ -538,3 +540,27 @@ FIXED_DESKTOP_ARMS = {
                   ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint'),
                   'yaw + pair + pitch + roll'),
 }
+
+
+def reaches_forward(arm: DesktopArm, readings, margin: float = 0.005):
+    """Whether the pose at ``readings`` reaches forward, to the side of the yaw axis where the
+    tool point is at zero readings (the side the solver faces targets on), by ``margin`` (m).
+
+    Independent of the package: the pose's tool point, turned back by the yaw reading about the
+    yaw axis as designed, is compared with the zero pose's. True for an arm without a yaw;
+    None when either point is within ``margin`` of the plane through the yaw axis across the
+    arm (undecided).
+    """
+    if 'yaw' not in DESKTOP_JOINTS[arm.shape]:
+        return True
+    yaw, pair = arm.axes[0], arm.axes[1]
+    pivot = chain_tip(arm.urdf, arm.base, 'yaw_link', {})
+    side = np.cross(pair, yaw)
+    side /= np.linalg.norm(side)
+    zero = float(np.dot(chain_tip(arm.urdf, arm.base, arm.tip, {}) - pivot, side))
+    tool = chain_tip(arm.urdf, arm.base, arm.tip, dict(zip(arm.joints, readings)))
+    back = _axis_angle(yaw, -float(readings[0])) @ (tool - pivot)
+    along = float(np.dot(back, side))
+    if abs(zero) < margin or abs(along) < margin:
+        return None
+    return (zero > 0.0) == (along > 0.0)

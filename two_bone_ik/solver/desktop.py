@@ -44,8 +44,8 @@ from two_bone_ik.solver.desktop_batch import solve_batch as _solve_batch
 from two_bone_ik.solver.desktop_model import (
     DesktopArm, quaternion_rotation, split_orientation, ToolAtRoll)
 from two_bone_ik.solver.desktop_results import (
-    DesktopSolution, DesktopStatus, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET, ON_TARGET_TOLERANCE,
-    PITCH_TOLERANCE, TIE_TOLERANCE)
+    DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
+    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
 from two_bone_ik.solver.desktop_pitch import limit_circles, pitch_boundaries, pitch_limit_angles
 from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 
@@ -138,10 +138,14 @@ class DesktopSolver:
             _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
         self.reach = arm.reach
         self._on_target = ON_TARGET_TOLERANCE * self.reach
-        # Newton's unknowns: the yaw and the pair, and the pitch when the yaw is there (the
-        # least-norm step then spreads the correction); without a yaw the pitch is a spare.
-        unknowns = self._indices[:4] if arm.has_yaw else self._indices[1:3]
-        self._newton_joints = tuple(i for i in unknowns if i is not None)
+        # What the Newton correction moves (see _unknowns).
+        self._newton_joints = tuple(i for i in self._indices[:4] if i is not None)
+        self._free_moves = tuple((i, ((i, 1.0),)) for i in self._newton_joints)
+        self._held_moves = self._free_moves
+        if arm.has_yaw and i3 is not None:
+            d = arm.directions
+            self._held_moves = ((0, ((0, 1.0),)), (i1, ((i1, 1.0), (i3, -d[i1] / d[i3]))),
+                                (i2, ((i2, 1.0), (i3, -d[i2] / d[i3]))))
         self._tool_cache: Tuple[Optional[float], Optional[ToolAtRoll]] = (None, None)
         self._fast = self._fast_constants()
 
@@ -182,8 +186,8 @@ class DesktopSolver:
         if tool is None:
             if previous is not None:
                 roll = previous[4]
-                if not lower[4] <= roll <= upper[4]:
-                    return None
+            if not lower[4] <= roll <= upper[4]:
+                return None
             tool = self._tool(roll)
         l3, beta, lateral = tool
         dx, dy, dz = x - ox, y - oy, z - oz
@@ -207,7 +211,7 @@ class DesktopSolver:
             elbow = _branch_of(previous_q)
         sol = solve(du - l3 * _cos(wanted), dv - l3 * _sin(wanted), l1, l2, elbow, pair_limits,
                     False, previous_q)
-        if sol[2] is not _REACHED:
+        if sol[2] is not _REACHED or not _on_side(sol[1], elbow):
             return None
         q1, q2 = sol[0], sol[1]
         pitch = d3 * (wanted - beta - q1 - q2)
@@ -425,7 +429,9 @@ class DesktopSolver:
         l3 = tool.length
         sol = solve(du - l3 * math.cos(phi), dv - l3 * math.sin(phi), l1, l2, branch,
                     self._pair_limits, False, previous_q)
-        if sol.status is not _REACHED:
+        # (When no pose on the requested side fits the limits, solve may return an exact one
+        # on the other side as REACHED: that is not this branch's.)
+        if sol.status is not _REACHED or not _on_side(sol.q2, branch):
             return None
         i3 = self._indices[3]
         pitch = fit_reading(arm.directions[i3] * (phi - tool.beta - sol.q1 - sol.q2),
@@ -528,22 +534,28 @@ class DesktopSolver:
         tool_point = (x, y, z) if error == 0.0 else arm.to_world(
             facing.yaw, plane.tool_u + su, plane.tool_v + sv, tool.lateral)
         pose = None
-        # The ideal arm's closest pose may miss by less than its error: the real arm may reach.
-        retry = (not reachable and status in _CLOSEST and not roll_clamped
-                 and facing.status is not DesktopStatus.JOINT_LIMITED
-                 and error <= 4.0 * arm.model_error + self._on_target)
-        if not arm.exact and reachable:
-            readings, tool_point, error, pose, limited = self._correct(readings, (x, y, z),
-                                                                       NEWTON_STEPS)
-            if error > self._on_target:
-                reachable = False
-                status = DesktopStatus.JOINT_LIMITED if limited else _missed(arm, status)
-        elif not arm.exact and retry:
-            corrected = self._correct(readings, (x, y, z), NEWTON_STEPS_NEAR_SINGULAR)
-            if corrected[2] <= self._on_target:  # else the closest pose stands
-                readings, tool_point, error, pose, _ = corrected
-                reachable = True
-                status = self._reached_status(plane, previous, wanted, rotation is not None)
+        if not arm.exact and error <= 4.0 * arm.model_error + self._on_target and \
+                facing.status is not DesktopStatus.JOINT_LIMITED:
+            # The ideal arm misses the real one by up to its model error: Newton steps on the
+            # real chain put the tool point on the target, or leave the ideal pose.
+            solved = plane.status in ON_TARGET
+            if solved or (status in _CLOSEST and not roll_clamped):
+                corrected = self._correct(readings, (x, y, z), NEWTON_STEPS if solved
+                                          else NEWTON_STEPS_NEAR_SINGULAR,
+                                          self._unknowns(rotation is not None))
+                if corrected[2] <= self._on_target and self._small(readings, corrected[0]):
+                    readings, tool_point, error, pose, _ = corrected
+                    reachable = True
+                    status = (self._status(plane.status, facing._replace(off=0.0, status=None),
+                                           roll_clamped) if solved else
+                              self._reached_status(plane, previous, wanted, rotation is not None))
+                elif solved:
+                    # The ideal pose stands, its miss measured on the real chain.
+                    pose = chain_pose(arm.segments, arm.tail, readings)
+                    tool_point, error = pose.position, math.dist(pose.position, (x, y, z))
+                    reachable = False
+                    status = (DesktopStatus.JOINT_LIMITED if self._on_a_limit(readings)
+                              else _missed(arm, status))
         orientation_error = _NAN
         if rotation is not None:
             if pose is None:
@@ -553,6 +565,17 @@ class DesktopSolver:
                                plane.elbow, plane.phi,
                                _pitch_angle(wanted) if arm.has_pitch else _NAN, off,
                                math.hypot(du, dv), orientation_error)
+
+    def _on_a_limit(self, readings) -> bool:
+        """Whether a joint the correction moves is on one of its limits."""
+        lower, upper = self.arm.lower_limits, self.arm.upper_limits
+        return any(abs(readings[i] - lower[i]) <= 1e-9 or abs(readings[i] - upper[i]) <= 1e-9
+                   for i in self._newton_joints)
+
+    def _small(self, readings, corrected) -> bool:
+        """Whether a correction moved every joint by no more than the model error explains."""
+        bound = MAX_CORRECTION * self.arm.model_error / self.reach
+        return all(abs(a - b) <= bound for a, b in zip(readings, corrected))
 
     def _status(self, status, facing, roll_clamped) -> DesktopStatus:
         """The plane's status, overridden by the yaw's, the plane's offset and the roll."""
@@ -576,17 +599,24 @@ class DesktopSolver:
             return DesktopStatus.ELBOW_FLIPPED
         return DesktopStatus.REACHED
 
-    def _correct(self, readings, target, steps):
-        """Newton steps on the real chain: yaw and pair moved until the tool is on target.
+    def _unknowns(self, oriented: bool):
+        """What the correction moves: per unknown, its joint and the readings it turns.
 
-        A joint that a step takes past its limit stays on the limit (without a yaw, the pitch
-        joint moves in its place): on such a boundary the exact pitch is a hair off the ideal
-        one.
+        Position only: the yaw, the pair and the pitch, each alone. With an orientation (and a
+        yaw): the yaw and the pair, the pitch joint turning back what the pair turns so that
+        the split's pitch ``d1 r1 + d2 r2 + d3 r3`` stays as asked.
+        """
+        return self._held_moves if oriented else self._free_moves
+
+    def _correct(self, readings, target, steps, moves):
+        """Newton steps on the real chain until the tool point is on the target.
+
+        A joint that a step takes past its limit stays on the limit and, while four unknowns
+        move, leaves them: on such a boundary the exact pitch is a hair off the ideal one.
         """
         arm = self.arm
         readings = list(readings)
-        joints = list(self._newton_joints)
-        spare = [self._indices[3]] if self._indices[3] not in (None, *joints) else []
+        moves = list(moves)
         limited = False
         best = None
         for _ in range(steps):
@@ -598,22 +628,31 @@ class DesktopSolver:
                 best = (size, tuple(readings), pose)
             if size <= 1e-4 * self._on_target:
                 break
-            step = _newton_step(jacobian_columns(pose, joints), error)
+            step = _newton_step(_move_columns(pose, moves), error)
             if step is None:
                 break
-            for slot, (index, delta) in enumerate(zip(tuple(joints), step)):
-                value, clamped = fit_or_clamp(readings[index] + delta, arm.lower_limits[index],
-                                              arm.upper_limits[index], readings[index] + delta)
-                readings[index] = value
-                if clamped:
-                    limited = True
-                    if spare:
-                        joints[slot] = spare.pop()
-                    elif sum(j is not None for j in joints) > 3:
-                        joints[slot] = None  # the least-norm step needs three unknowns
-            joints = [j for j in joints if j is not None]
+            turned = {}
+            for (_, turns), delta in zip(moves, step):
+                for index, factor in turns:
+                    turned[index] = turned.get(index, 0.0) + factor * delta
+            for index in sorted(turned):
+                moved = readings[index] + turned[index]
+                readings[index], clamped = fit_or_clamp(moved, arm.lower_limits[index],
+                                                        arm.upper_limits[index], moved)
+                limited = limited or clamped
+                if clamped and len(moves) > 3:
+                    # The least-norm step needs three unknowns; this one stays on its limit.
+                    moves = [m for m in moves if m[0] != index]
         size, readings, pose = best
         return readings, pose.position, size, pose, limited
+
+
+def _move_columns(pose, moves):
+    """d(tool)/d(unknown) for unknowns that turn several joints, m/rad."""
+    joints = sorted({index for _, turns in moves for index, _ in turns})
+    column = dict(zip(joints, jacobian_columns(pose, joints)))
+    return tuple(tuple(sum(factor * column[index][k] for index, factor in turns)
+                       for k in range(3)) for _, turns in moves)
 
 
 _OTHER = {'up': 'down', 'down': 'up'}
@@ -636,6 +675,15 @@ def _branch_of(previous_q) -> str:
     return 'up'
 
 
+def _on_side(q2: float, branch: str) -> bool:
+    """Whether a pose with elbow angle q2 (rad) is on the branch; a straight or folded one (to
+    1e-6 rad: its sign is rounding) is on both."""
+    wrapped = math.remainder(q2, _TAU)
+    if abs(wrapped) <= SIDE_TOLERANCE or math.pi - abs(wrapped) <= SIDE_TOLERANCE:
+        return True
+    return (wrapped < 0.0) == (branch == 'up')
+
+
 def _tie_key(item, wanted, reference, branches):
     """Sort key among equally near feasible pitches: nearest the last command, else above."""
     _, phi, branch, _ = item
@@ -652,37 +700,20 @@ def _missed(arm: DesktopArm, status: DesktopStatus) -> DesktopStatus:
 
 
 def _newton_step(columns, error):
-    """Newton step (rad) for d(tool)/d(reading) ``columns`` and tool error ``error`` (m).
-
-    Three or more unknowns: the least-norm step ``J^T (J J^T)^-1 e``; two (an arm without a
-    yaw, whose tool moves in its plane): the least-squares step ``(J^T J)^-1 J^T e``. None when
-    the system is singular.
-    """
-    if len(columns) >= 3:
-        a = [[sum(c[i] * c[j] for c in columns) for j in range(3)] for i in range(3)]
-        det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
-               - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-               + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
-        scale = (a[0][0] + a[1][1] + a[2][2]) / 3.0
-        if not det > 1e-24 * scale ** 3:
-            return None
-        y = [(error[0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
-              - a[0][1] * (error[1] * a[2][2] - a[1][2] * error[2])
-              + a[0][2] * (error[1] * a[2][1] - a[1][1] * error[2])) / det,
-             (a[0][0] * (error[1] * a[2][2] - a[1][2] * error[2])
-              - error[0] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-              + a[0][2] * (a[1][0] * error[2] - error[1] * a[2][0])) / det,
-             (a[0][0] * (a[1][1] * error[2] - error[1] * a[2][1])
-              - a[0][1] * (a[1][0] * error[2] - error[1] * a[2][0])
-              + error[0] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])) / det]
-        return tuple(c[0] * y[0] + c[1] * y[1] + c[2] * y[2] for c in columns)
-    a, b = columns
-    aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
-    ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-    bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2]
-    ae = a[0] * error[0] + a[1] * error[1] + a[2] * error[2]
-    be = b[0] * error[0] + b[1] * error[1] + b[2] * error[2]
-    det = aa * bb - ab * ab
-    if not det > 1e-24 * aa * bb:
+    """Least-norm Newton step ``J^T (J J^T)^-1 e`` (rad) for d(tool)/d(reading) ``columns``
+    (three or four) and the tool's error ``e`` (m); None when ``J J^T`` is singular."""
+    a = [[sum(c[i] * c[j] for c in columns) for j in range(3)] for i in range(3)]
+    det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+           - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+           + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+    scale = (a[0][0] + a[1][1] + a[2][2]) / 3.0
+    if not det > 1e-24 * scale ** 3:
         return None
-    return ((ae * bb - be * ab) / det, (be * aa - ae * ab) / det)
+    e0, e1, e2 = error
+    y = ((e0 * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (e1 * a[2][2] - a[1][2] * e2)
+          + a[0][2] * (e1 * a[2][1] - a[1][1] * e2)) / det,
+         (a[0][0] * (e1 * a[2][2] - a[1][2] * e2) - e0 * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+          + a[0][2] * (a[1][0] * e2 - e1 * a[2][0])) / det,
+         (a[0][0] * (a[1][1] * e2 - e1 * a[2][1]) - a[0][1] * (a[1][0] * e2 - e1 * a[2][0])
+          + e0 * (a[1][0] * a[2][1] - a[1][1] * a[2][0])) / det)
+    return tuple(c[0] * y[0] + c[1] * y[1] + c[2] * y[2] for c in columns)

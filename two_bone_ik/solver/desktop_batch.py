@@ -17,8 +17,8 @@ from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve_batc
 from two_bone_ik.solver.chain_kinematics import chain_poses, rotations_about
 from two_bone_ik.solver.desktop_pitch import pitch_boundaries_array
 from two_bone_ik.solver.desktop_results import (
-    DesktopBatchSolution, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET, PITCH_TOLERANCE,
-    TIE_TOLERANCE)
+    DesktopBatchSolution, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET,
+    PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
 from two_bone_ik.solver.reading_turns import fit_readings
 
 _TAU = 2.0 * math.pi
@@ -257,7 +257,12 @@ def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q,
         q1, q2 = sol.q[:, 0], sol.q[:, 1]
         pitch, misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1, q2,
                                         repeated)
-        feasible = ((sol.status == _REACHED) & ~misfit).reshape(m, k) & valid
+        # On the branch (see DesktopSolver._pose_at); straight or folded: on both.
+        wrapped = _remainders(q2)
+        on_side = ((np.abs(wrapped) <= SIDE_TOLERANCE) | (math.pi - np.abs(wrapped)
+                                                          <= SIDE_TOLERANCE)
+                   | ((wrapped < 0.0) == (branch == 'up')))
+        feasible = ((sol.status == _REACHED) & ~misfit & on_side).reshape(m, k) & valid
         poses[branch] = (feasible, q1.reshape(m, k), q2.reshape(m, k), pitch.reshape(m, k))
     return poses
 
@@ -426,15 +431,8 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     exact = error == 0.0
     tool_point[exact] = targets[exact]
     if not arm.exact:
-        closest = np.isin(status, [_S_OUT, _S_INSIDE, _S_LIMITED])
-        retry = (~reachable & closest & ~roll_clamped & (facing_status != _S_LIMITED)
-                 & (error <= 4.0 * arm.model_error + solver._on_target))
-        missed = _correct(solver, readings, targets, reachable, tool_point, error,
-                          NEWTON_STEPS)
-        status[missed[0]] = missed[1]
-        reachable[missed[0]] = False
-        _retry(solver, readings, targets, retry, plane, wanted, rotations is not None, status,
-               reachable, tool_point, error)
+        _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
+                      rotations is not None, status, reachable, tool_point, error)
     orientation_error = np.full(targets.shape[0], np.nan)
     if rotations is not None:
         _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
@@ -449,45 +447,70 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
                                 off, orientation_error)
 
 
-def _retry(solver, readings, targets, rows, plane, wanted, oriented, status, reachable,
-           tool_point, error):
-    """Batch twin of the scalar retry: closest poses the correction puts on the target."""
-    if not rows.any():
-        return
-    saved = readings.copy(), tool_point.copy(), error.copy()
-    found, _ = _correct(solver, readings, targets, rows, tool_point, error,
-                        NEWTON_STEPS_NEAR_SINGULAR)
-    # Where the correction fails the closest pose stands.
-    readings[found], tool_point[found], error[found] = (value[found] for value in saved)
-    reached = rows.copy()
-    reached[found] = False
-    reachable |= reached
-    new = np.where(solver.arm.has_pitch & (plane.up != plane.preferred_up), _S_FLIPPED,
-                   _S_REACHED)
-    if oriented:
-        new = np.where(np.abs(_remainders(plane.phi - wanted)) > PITCH_TOLERANCE, _S_ADJUSTED,
-                       new)
-    status[reached] = new[reached]
+def _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
+                  oriented, status, reachable, tool_point, error):
+    """Batch twin of the scalar correction in ``_finish``, in place."""
+    arm = solver.arm
+    near = (error <= 4.0 * arm.model_error + solver._on_target) & (facing_status != _S_LIMITED)
+    solved = near & np.isin(plane.status, [int(s) for s in ON_TARGET])
+    closest = near & ~solved & np.isin(status, [_S_OUT, _S_INSIDE, _S_LIMITED]) & ~roll_clamped
+    for rows, steps in ((solved, NEWTON_STEPS), (closest, NEWTON_STEPS_NEAR_SINGULAR)):
+        rows = np.flatnonzero(rows)
+        if not rows.size:
+            continue
+        values, tools, sizes, limited = _correct(solver, readings[rows], targets[rows], steps,
+                                                 solver._unknowns(oriented))
+        bound = MAX_CORRECTION * arm.model_error / solver.reach
+        hit = (sizes <= solver._on_target) & (np.abs(values - readings[rows]) <= bound).all(
+            axis=1)
+        readings[rows[hit]], tool_point[rows[hit]], error[rows[hit]] = (
+            values[hit], tools[hit], sizes[hit])
+        reachable[rows] = hit
+        if steps == NEWTON_STEPS:
+            status[rows[hit]] = np.where(roll_clamped[rows[hit]], _S_LIMITED,
+                                         plane.status[rows[hit]])
+            fallback = _S_OFF if not arm.has_yaw else _S_OUT
+            joints = list(solver._newton_joints)
+            held = readings[rows[~hit]][:, joints]
+            on_limit = ((np.abs(held - np.asarray(arm.lower_limits)[joints]) <= 1e-9)
+                        | (np.abs(held - np.asarray(arm.upper_limits)[joints]) <= 1e-9)).any(
+                axis=1)
+            status[rows[~hit]] = np.where(on_limit, _S_LIMITED, fallback)
+            # The ideal pose stands, its miss measured on the real chain.
+            missed = rows[~hit]
+            position = chain_poses(arm.segments, arm.tail, readings[missed])[0]
+            tool_point[missed] = position
+            error[missed] = np.linalg.norm(targets[missed] - position, axis=1)
+        else:
+            reached = rows[hit]
+            new = np.where(arm.has_pitch & (plane.up != plane.preferred_up), _S_FLIPPED,
+                           _S_REACHED)[reached]
+            if oriented:
+                adjusted = np.abs(_remainders(plane.phi - wanted))[reached] > PITCH_TOLERANCE
+                new = np.where(adjusted, _S_ADJUSTED, new)
+            status[reached] = new
 
 
-def _correct(solver, readings, targets, rows, tool_point, error, steps):
-    """Batch twin of ``DesktopSolver._correct``, in place on ``rows`` (a mask).
+def _correct(solver, readings, goal, steps, moves):
+    """Batch twin of ``DesktopSolver._correct`` on some rows: (readings, tools, errors, limited).
 
-    Returns the rows (indices) it could not put on the target and their statuses.
+    ``moves`` as the scalar's: per unknown its joint and the readings it turns.
     """
     arm = solver.arm
-    rows = np.flatnonzero(rows)
-    values = readings[rows].copy()
-    goal = targets[rows]
-    joints = np.tile(np.array(solver._newton_joints), (rows.size, 1))
-    used = np.ones(joints.shape, dtype=bool)
-    pitch = arm.indices[3]
-    spare = np.full(rows.size, -1 if pitch is None or pitch in solver._newton_joints else pitch)
-    limited = np.zeros(rows.size, dtype=bool)
-    best_size = np.full(rows.size, np.inf)
-    best, best_tool = values.copy(), np.zeros((rows.size, 3))
-    index = np.arange(rows.size)
-    active = np.ones(rows.size, dtype=bool)
+    values = readings.copy()
+    count, joints = values.shape
+    turns = np.zeros((len(moves), joints))  # readings turned per unit of each unknown
+    for slot, (_, pairs) in enumerate(moves):
+        for index, factor in pairs:
+            turns[slot, index] = factor
+    primary = np.array([joint for joint, _ in moves])
+    touched = np.flatnonzero(turns.any(axis=0))
+    used = np.ones((count, len(moves)), dtype=bool)
+    limited = np.zeros(count, dtype=bool)
+    best_size = np.full(count, np.inf)
+    best, best_tool = values.copy(), np.zeros((count, 3))
+    active = np.ones(count, dtype=bool)
+    lower, upper = np.asarray(arm.lower_limits), np.asarray(arm.upper_limits)
     for _ in range(steps):
         position, _, axes, points = chain_poses(arm.segments, arm.tail, values)
         miss = goal - position
@@ -498,56 +521,33 @@ def _correct(solver, readings, targets, rows, tool_point, error, steps):
         active &= size > 1e-4 * solver._on_target
         if not active.any():
             break
-        columns = np.cross(axes[index[:, None], joints], position[:, None, :]
-                           - points[index[:, None], joints]) * used[:, :, None]
+        per_joint = np.cross(axes, position[:, None, :] - points)  # (m, N, 3)
+        columns = np.einsum('kj,mji->mki', turns, per_joint) * used[:, :, None]
         step = _newton_steps(columns, miss)
         active &= np.isfinite(step).all(axis=1)
-        for slot in range(joints.shape[1]):
-            joint = joints[:, slot]
-            moved = values[index, joint] + np.where(active & used[:, slot], step[:, slot], 0.0)
-            fitted, clamped = _fit_each(moved, np.asarray(arm.lower_limits)[joint],
-                                        np.asarray(arm.upper_limits)[joint])
-            values[index, joint] = fitted
-            clamped &= active & used[:, slot]
+        step = np.where(active[:, None] & used, step, 0.0)
+        moved = values + step @ turns
+        for index in touched:
+            fitted, clamped = fit_readings(moved[:, index], lower[index], upper[index],
+                                           moved[:, index])
+            values[:, index] = fitted
+            clamped &= active
             limited |= clamped
-            swap = clamped & (spare >= 0)
-            joints[swap, slot] = spare[swap]
-            spare[swap] = -1
-            if joints.shape[1] > 3:
-                used[clamped & ~swap & (used.sum(axis=1) > 3), slot] = False
-    readings[rows] = best
-    tool_point[rows] = best_tool
-    error[rows] = best_size
-    missed = best_size > solver._on_target
-    fallback = _S_OFF if not arm.has_yaw else _S_OUT
-    return rows[missed], np.where(limited[missed], _S_LIMITED, fallback).astype(np.int8)
-
-
-def _fit_each(values, lower, upper):
-    """fit_readings with per-row limits (the Newton joints differ per row after a swap)."""
-    fitted = values.copy()
-    clamped = np.zeros(values.shape, dtype=bool)
-    for lo, hi in set(zip(lower.tolist(), upper.tolist())):
-        rows = (lower == lo) & (upper == hi)
-        fitted[rows], clamped[rows] = fit_readings(values[rows], lo, hi, values[rows])
-    return fitted, clamped
+            if len(moves) > 3:
+                slot = np.flatnonzero(primary == index)
+                if slot.size:
+                    used[clamped & (used.sum(axis=1) > 3), slot[0]] = False
+    return best, best_tool, best_size, limited
 
 
 def _newton_steps(columns, miss):
     """Batch twin of ``_newton_step``: columns (m, k, 3), misses (m, 3); NaN rows if singular."""
     with np.errstate(all='ignore'):
-        if columns.shape[1] >= 3:
-            normal = np.einsum('mki,mkj->mij', columns, columns)  # J J^T, (m, 3, 3)
-            scale = np.trace(normal, axis1=1, axis2=2) / 3.0
-            ok = np.linalg.det(normal) > 1e-24 * scale ** 3
-            safe = np.where(ok[:, None, None], normal, np.eye(3))
-            y = np.linalg.solve(safe, miss[..., None])[..., 0]
-            step = np.einsum('mki,mi->mk', columns, y)
-        else:
-            normal = np.einsum('mki,mli->mkl', columns, columns)  # J^T J, (m, 2, 2)
-            ok = np.linalg.det(normal) > 1e-24 * normal[:, 0, 0] * normal[:, 1, 1]
-            safe = np.where(ok[:, None, None], normal, np.eye(2))
-            right = np.einsum('mki,mi->mk', columns, miss)
-            step = np.linalg.solve(safe, right[..., None])[..., 0]
+        normal = np.einsum('mki,mkj->mij', columns, columns)  # J J^T, (m, 3, 3)
+        scale = np.trace(normal, axis1=1, axis2=2) / 3.0
+        ok = np.linalg.det(normal) > 1e-24 * scale ** 3
+        safe = np.where(ok[:, None, None], normal, np.eye(3))
+        y = np.linalg.solve(safe, miss[..., None])[..., 0]
+        step = np.einsum('mki,mi->mk', columns, y)
     step[~ok] = np.nan
     return step

@@ -14,6 +14,10 @@ PITCH_TOLERANCE = 1e-9
 #: Two feasible pitches this close (rad) in distance to the wanted one tie.
 TIE_TOLERANCE = 1e-12
 
+#: An elbow angle this close (rad) to straight or folded is on both branches (its sign is
+#: rounding: at full stretch or fold the elbow angle moves with the square root of it).
+SIDE_TOLERANCE = 1e-6
+
 #: Most Newton steps of the exactness correction (it converges quadratically: 2 to 4 suffice).
 NEWTON_STEPS = 8
 
@@ -21,6 +25,11 @@ NEWTON_STEPS = 8
 #: the workspace's boundary, where the arm is stretched or folded and Newton converges only
 #: linearly.
 NEWTON_STEPS_NEAR_SINGULAR = 40
+
+#: A correction may move a joint by at most this times the model error over the reach (rad):
+#: what the ideal arm's error explains. A target that needs more is not on the real arm near
+#: the ideal pose (e.g. off the plane of an arm without a yaw), and the ideal pose stands.
+MAX_CORRECTION = 100.0
 
 
 class DesktopStatus(enum.IntEnum):
