@@ -47,7 +47,7 @@ L1, L2 = 0.30, 0.25
 
 
 def desktop_arm(roll: bool, tilt: bool = False):
-    """The demo arm's geometry: continuous joints, the roll fixed or not, its axis tilted."""
+    """Return the demo arm: continuous joints, the roll fixed or not, its axis tilted or not."""
     text = open(DEMO_ARM).read().replace('type="revolute"', 'type="continuous"')
     if tilt:
         text = text.replace('<axis xyz="1 0 0"/>', '<axis xyz="1 4e-6 0"/>')

@@ -12,7 +12,7 @@ from fk_oracle import MujocoChain
 import numpy as np
 import pytest
 
-from two_bone_ik.arm.desktop_config import DesktopConfig, desktop_geometry
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.desktop_geometry import arm_from_description, desktop_from_chain
 from two_bone_ik.arm.urdf_export import desktop_urdf
 from two_bone_ik.arm.urdf_import import chain_from_urdf
@@ -513,12 +513,12 @@ def test_ties_go_to_the_pitch_nearest_the_last_command():
 
 
 @pytest.mark.parametrize('bad, match', [
-    (dict(x=math.nan), 'x must be finite'),
-    (dict(z=math.inf), 'z must be finite'),
-    (dict(previous=(0.0, 0.0)), 'previous must be 5 finite readings'),
-    (dict(previous=(0.0, 0.0, math.nan, 0.0, 0.0)), 'previous must be 5 finite readings'),
-    (dict(orientation=(0.0, 0.0, 0.0, 0.0)), 'is not a rotation'),
-    (dict(approach_pitch=math.nan), 'approach_pitch must be finite'),
+    ({'x': math.nan}, 'x must be finite'),
+    ({'z': math.inf}, 'z must be finite'),
+    ({'previous': (0.0, 0.0)}, 'previous must be 5 finite readings'),
+    ({'previous': (0.0, 0.0, math.nan, 0.0, 0.0)}, 'previous must be 5 finite readings'),
+    ({'orientation': (0.0, 0.0, 0.0, 0.0)}, 'is not a rotation'),
+    ({'approach_pitch': math.nan}, 'approach_pitch must be finite'),
 ])
 def test_invalid_input_is_refused_naming_it(bad, match):
     geometry, _ = _round()

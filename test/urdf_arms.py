@@ -314,7 +314,7 @@ def _unit(vector) -> np.ndarray:
 
 
 def _perpendicular(rng, axis) -> np.ndarray:
-    """A random unit vector perpendicular to ``axis``."""
+    """Return a random unit vector perpendicular to ``axis``."""
     vector = rng.normal(size=3)
     return _unit(vector - np.dot(vector, axis) * axis)
 
@@ -326,9 +326,8 @@ def _tilted(rng, axis, angle: float) -> np.ndarray:
     return _axis_angle(_perpendicular(rng, axis), angle) @ axis
 
 
-def _random_limits(rng, kind_weights=(1, 2, 2)):
-    kind = ('continuous', 'revolute', 'revolute')[int(rng.choice(3, p=np.array(kind_weights)
-                                                                  / sum(kind_weights)))]
+def _random_limits(rng):
+    kind = ('continuous', 'revolute', 'revolute', 'revolute', 'revolute')[int(rng.integers(0, 5))]
     if kind == 'continuous':
         return kind, (-math.inf, math.inf)
     if rng.integers(0, 5) == 0:
@@ -379,7 +378,8 @@ class _Writer:
             name = f'{prefix}_{index}'
             self.link(name)
             self.joint(f'{prefix}_fixed_{index}', 'fixed', name,
-                       self.rng.uniform(-spread, spread, 3), self.rng.uniform(-math.pi, math.pi, 3))
+                       self.rng.uniform(-spread, spread, 3),
+                       self.rng.uniform(-math.pi, math.pi, 3))
 
     def text(self):
         return ElementTree.tostring(self.robot, encoding='unicode')
@@ -494,8 +494,8 @@ DESKTOP_4 = robot_xml(
     link_xml('base_link'), link_xml('turret', '0.2'), link_xml('arm_a', '0.2'),
     link_xml('arm_b', '0.15'), link_xml('wrist_link', '0.05'), link_xml('jaw', '0.02'),
     '<link name="tool"/>',
-    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05', '3.141592653589793 0 0',
-              axis='0 0 -1', limit=_limit(-2.5, 2.5)),
+    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05',
+              '3.141592653589793 0 0', axis='0 0 -1', limit=_limit(-2.5, 2.5)),
     joint_xml('shoulder_joint', 'revolute', 'turret', 'arm_a', '0.025 0 -0.04',
               '1.5707963267948966 0 0', axis='0 0 -1', limit=_limit(-1.6, 1.6)),
     joint_xml('elbow_joint', 'revolute', 'arm_a', 'arm_b', '0.03 0.16 0', '0 0 0.3',
@@ -512,8 +512,8 @@ DESKTOP_5 = robot_xml(
     link_xml('base_link'), link_xml('turret', '0.2'), link_xml('arm_a', '0.2'),
     link_xml('arm_b', '0.15'), link_xml('wrist_link', '0.05'), link_xml('hand', '0.05'),
     link_xml('jaw', '0.02'), '<link name="tool"/>',
-    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05', '3.141592653589793 0 0',
-              axis='0 0 -1', limit=_limit(-2.5, 2.5)),
+    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05',
+              '3.141592653589793 0 0', axis='0 0 -1', limit=_limit(-2.5, 2.5)),
     joint_xml('shoulder_joint', 'revolute', 'turret', 'arm_a', '0.025 0 -0.04',
               '1.5707963267948966 0 0', axis='0 0 -1', limit=_limit(-1.6, 1.6)),
     joint_xml('elbow_joint', 'revolute', 'arm_a', 'arm_b', '0.03 0.16 0', '0 0 0.3',
@@ -543,8 +543,10 @@ FIXED_DESKTOP_ARMS = {
 
 
 def reaches_forward(arm: DesktopArm, readings, margin: float = 0.005):
-    """Whether the pose at ``readings`` reaches forward, to the side of the yaw axis where the
-    tool point is at zero readings (the side the solver faces targets on), by ``margin`` (m).
+    """Return whether the pose at ``readings`` reaches forward, by ``margin`` (m).
+
+    Forward: to the side of the yaw axis where the tool point is at zero readings (the side the
+    solver faces targets on).
 
     Independent of the package: the pose's tool point, turned back by the yaw reading about the
     yaw axis as designed, is compared with the zero pose's. True for an arm without a yaw;

@@ -113,8 +113,12 @@ class DesktopTargetSolver:
 
     @classmethod
     def from_config(cls, config, geometry: DesktopGeometry) -> 'DesktopTargetSolver':
-        """Build it with the solving options of a :class:`~two_bone_ik.arm.desktop_config.
-        DesktopConfig` (or any object with those attributes)."""
+        """Build it with the solving options of a ``DesktopConfig`` (or alike).
+
+        ``config`` is a :class:`~two_bone_ik.arm.desktop_config.DesktopConfig` or any object
+        with its ``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``,
+        ``use_orientation`` and ``approach_pitch``.
+        """
         return cls(geometry, config.elbow, config.allow_elbow_flip,
                    config.out_of_plane_tolerance, config.use_orientation,
                    config.approach_pitch)
@@ -198,7 +202,7 @@ class DesktopTargetSolver:
             return (f'{name}: joint limits keep the tool point {result.error:.3f} m from the '
                     'target, closest pose in limits commanded')
         if status is NodeStatus.OFF_PLANE:
-            return (f'{name}: target {abs(result.off_plane):.4f} m off the arm\'s plane '
+            return (f"{name}: target {abs(result.off_plane):.4f} m off the arm's plane "
                     f'(tolerance {self._tolerance:g} m), its projection commanded '
                     f'({result.solver_status.name})')
         if status is NodeStatus.WRONG_FRAME:
@@ -217,8 +221,11 @@ class DesktopTargetSolver:
                 'arm cannot turn is dropped)')
 
     def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
-        """Key/value pairs for the status message: the planar keys, the approach pitch (rad)
-        and, with ``use_orientation``, the orientation error (rad)."""
+        """Return the key/value pairs of the status message.
+
+        The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
+        orientation error (rad).
+        """
         pairs = (
             ('code', str(int(result.status))),
             ('status', result.status.name),

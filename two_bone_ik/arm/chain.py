@@ -1,4 +1,4 @@
-"""A kinematic chain from ``base_frame`` to ``tip_frame``: its joints and their kinematics (no ROS).
+"""A kinematic chain ``base_frame`` -> ``tip_frame``: its joints and kinematics (no ROS).
 
 :class:`KinematicChain` holds every joint on the way, fixed and moving, as a URDF writes them
 (name, type, parent and child link, ``<origin xyz rpy>``, unit ``<axis>``, limits, velocity),
@@ -53,8 +53,8 @@ class ChainJoint:
     Attributes
     ----------
     name : str
-    type : str
-        ``'revolute'``, ``'continuous'`` or ``'fixed'``.
+    kind : str
+        The URDF ``type``: ``'revolute'``, ``'continuous'`` or ``'fixed'``.
     parent, child : str
         Link names.
     xyz : tuple of 3 float
@@ -70,7 +70,7 @@ class ChainJoint:
     """
 
     name: str
-    type: str
+    kind: str
     parent: str
     child: str
     xyz: Vector = (0.0, 0.0, 0.0)
@@ -83,7 +83,7 @@ class ChainJoint:
     @property
     def moving(self) -> bool:
         """Whether the joint turns (revolute or continuous)."""
-        return self.type in MOVING_TYPES
+        return self.kind in MOVING_TYPES
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class KinematicChain:
         return KinematicChain(self.base_frame, self.tip_frame, joints)
 
     def segments(self) -> Tuple[Tuple[Segment, ...], Tuple[Rotation, Vector]]:
-        """The chain as solver segments (see :mod:`two_bone_ik.solver.chain_kinematics`).
+        """Return the chain in the solver's form (see :mod:`two_bone_ik.solver.chain_kinematics`).
 
         Returns
         -------
@@ -160,4 +160,3 @@ class KinematicChain:
             raise ValueError(f'readings: expected {len(segments)} values (joints '
                              f"{', '.join(self.moving_names)}), got {len(readings)}")
         return chain_pose(segments, tail, [float(r) for r in readings])
-

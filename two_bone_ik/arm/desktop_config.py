@@ -217,7 +217,7 @@ class DesktopConfig:
 
 
 def arm_config_from_mapping(values: Mapping[str, Any]) -> Union[ArmConfig, DesktopConfig]:
-    """An ``ArmConfig`` for two joint names (or none given), else a ``DesktopConfig``.
+    """Return an ``ArmConfig`` for two joint names (or none given), else a ``DesktopConfig``.
 
     Raises
     ------
@@ -232,7 +232,7 @@ def arm_config_from_mapping(values: Mapping[str, Any]) -> Union[ArmConfig, Deskt
 
 
 def desktop_chain(config: DesktopConfig) -> KinematicChain:
-    """The chain of a desktop arm's parameters (see the module), ``base_frame`` to ``tool``.
+    """Return the chain of a desktop arm's parameters (see the module), ``base_frame`` to ``tool``.
 
     Joints: the configured ones (revolute with the configured limits, continuous where both
     sides are open) and the fixed ``tool_joint``. Links: ``turntable``, ``link1``, ``link2``,
@@ -272,5 +272,5 @@ def desktop_chain(config: DesktopConfig) -> KinematicChain:
 
 
 def desktop_geometry(config: DesktopConfig) -> DesktopGeometry:
-    """The geometry of a desktop arm's parameters (its chain read like a URDF's)."""
+    """Return the geometry of a desktop arm's parameters (its chain read like a URDF's)."""
     return desktop_from_chain(desktop_chain(config))

@@ -29,7 +29,6 @@ import math
 from typing import Optional, Sequence, Tuple, Union
 
 from two_bone_ik.arm.chain import KinematicChain
-from two_bone_ik.arm.config import ArmConfig, ArmConfigError
 from two_bone_ik.arm.geometry import (
     ArmGeometry, cross, dot, normalized, principal_plane_axes, Vector)
 from two_bone_ik.arm.urdf_import import arm_from_urdf, chain_from_urdf, UrdfError
@@ -72,7 +71,7 @@ def _violations(axes, shape):
 
 
 def read_shape(chain: KinematicChain) -> Tuple[str, KinematicChain]:
-    """The shape of a chain and the chain the arm uses (an unused tip joint made fixed).
+    """Return the shape of a chain and the chain the arm uses (an unused tip joint made fixed).
 
     Returns
     -------
@@ -233,7 +232,7 @@ def _ideal_tool(arm: DesktopArm, readings) -> Vector:
 
 
 def _model_error(arm: DesktopArm, axes) -> float:
-    """A bound (m) on the ideal arm's tool point's distance from the real one's.
+    """Return a bound (m) on the ideal arm's tool point's distance from the real one's.
 
     Each joint axis off by e_i turns what follows it (at most the levers after it, summed) by
     at most e_i off; twice that covers the positions projected along the ideal axes.
@@ -261,7 +260,7 @@ def _is_exact(arm: DesktopArm) -> bool:
 
 
 def desktop_arm_of(chain: KinematicChain, shape: str, lower, upper) -> DesktopArm:
-    """The canonical :class:`DesktopArm` of a chain of a known desktop shape.
+    """Return the canonical :class:`DesktopArm` of a chain of a known desktop shape.
 
     Raises
     ------
@@ -301,7 +300,7 @@ def desktop_arm_of(chain: KinematicChain, shape: str, lower, upper) -> DesktopAr
                             f"'{names[first + 1]}' have no length between them and the wrist")
     if arm.has_pitch and _nearest_tool(arm) <= 1e-9 * arm.reach:
         raise ArmShapeError(
-            f"robot_description: the tool point ({chain.tip_frame}) lies on the axis of the "
+            f'robot_description: the tool point ({chain.tip_frame}) lies on the axis of the '
             f"wrist pitch joint '{names[first + 2]}' (in the arm's plane), so it has no "
             'approach pitch; choose a tip_frame off that axis')
     arm = arm._replace(model_error=_model_error(arm, axes))
@@ -381,7 +380,7 @@ class DesktopGeometry:
         return chain_pose(model.segments, model.tail, [float(r) for r in readings]).position
 
     def arm_points(self, readings: Sequence[float]) -> Tuple[Vector, ...]:
-        """Base, shoulder, elbow, wrist and tool points in ``base_frame`` at readings, m.
+        """Return the base, shoulder, elbow, wrist and tool points in ``base_frame``, m.
 
         The base is O (the yaw axis' point nearest the base frame's origin; without a yaw
         joint, the shoulder); shoulder, elbow and wrist are where those axes meet the wrist's
@@ -395,7 +394,7 @@ class DesktopGeometry:
                 + (self.tool_position(readings),))
 
     def pair_plane(self, readings: Sequence[float]) -> ArmGeometry:
-        """The pair as a planar arm in the wrist's plane, turned by the yaw of ``readings``."""
+        """Return the pair as a planar arm in the wrist's plane, turned by the readings' yaw."""
         model = self.model
         _, i1, i2, _, _ = model.indices
         yaw = model.directions[0] * readings[0] if model.has_yaw else 0.0
@@ -466,7 +465,7 @@ def arm_from_description(text: str, base_frame: str, tip_frame: str = '',
                          lower_limits: Sequence[float] = (),
                          upper_limits: Sequence[float] = ()
                          ) -> Union[ArmGeometry, DesktopGeometry]:
-    """The arm of a URDF: today's planar :class:`ArmGeometry`, or a :class:`DesktopGeometry`.
+    """Return a URDF's arm: today's planar :class:`ArmGeometry`, or a :class:`DesktopGeometry`.
 
     A chain with two moving joints goes through
     :func:`~two_bone_ik.arm.urdf_import.arm_from_urdf` unchanged (its limits: 2 values, or

@@ -164,7 +164,7 @@ def _check_type(joint, base_frame: str, tip_frame: str) -> None:
 
 
 def _unit_axis(joint) -> Tuple[float, float, float]:
-    """The joint's ``<axis>`` as a unit vector in its frame (default +x); refuses a zero one."""
+    """Return the joint's ``<axis>`` as a unit vector in its frame (default +x); no zero one."""
     axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
     norm = float(np.linalg.norm(axis))
     if not math.isfinite(norm) or norm == 0.0:

@@ -39,14 +39,14 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 from two_bone_ik.solver import (
     IkInputError, IkStatus, JointLimits, MAX_MAGNITUDE, solve, wrap_angle as _wrap)
 from two_bone_ik.solver.chain_kinematics import (
-    apply, chain_pose, jacobian_columns, multiply, rotation_angle, transpose)
+    chain_pose, jacobian_columns, multiply, rotation_angle, transpose)
 from two_bone_ik.solver.desktop_batch import solve_batch as _solve_batch
 from two_bone_ik.solver.desktop_model import (
     DesktopArm, quaternion_rotation, split_orientation, ToolAtRoll)
+from two_bone_ik.solver.desktop_pitch import limit_circles, pitch_boundaries, pitch_limit_angles
 from two_bone_ik.solver.desktop_results import (
     DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
     ON_TARGET, ON_TARGET_TOLERANCE, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
-from two_bone_ik.solver.desktop_pitch import limit_circles, pitch_boundaries, pitch_limit_angles
 from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 
 _TAU = 2.0 * math.pi
@@ -150,9 +150,9 @@ class DesktopSolver:
         self._fast = self._fast_constants()
 
     def _fast_constants(self):
-        """What :meth:`_solve_fast` reads, in one flat tuple; None when the arm does not qualify.
+        """Return what :meth:`_solve_fast` reads, as one flat tuple, or None.
 
-        Only for an exact arm with a yaw and a pitch (the rest takes the general path).
+        Only an exact arm with a yaw and a pitch qualifies (the rest takes the general path).
         """
         arm = self.arm
         if not (arm.exact and arm.has_yaw and arm.has_pitch):
@@ -325,7 +325,7 @@ class DesktopSolver:
         return tool
 
     def _wrist(self, x, y, z, previous, approach_pitch, rotation):
-        """The roll reading (and whether a limit stopped it), the wanted pitch, the tool."""
+        """Return the roll reading (and whether a limit stopped it), the wanted pitch, the tool."""
         arm = self.arm
         index = self._indices[4]
         roll, clamped = 0.0, False
@@ -392,7 +392,7 @@ class DesktopSolver:
         return (z1 + d[i1] * previous[i1], z2 + d[i2] * previous[i2])
 
     def _plane(self, du, dv, tool, wanted, previous, oriented) -> _Plane:
-        """The pair and the pitch for a target at (du, dv) from the shoulder (m)."""
+        """Return the pair and the pitch for a target at (du, dv) from the shoulder (m)."""
         arm = self.arm
         l1, l2 = arm.link_lengths
         previous_q = self._previous_pair(previous)
@@ -417,7 +417,7 @@ class DesktopSolver:
         return _Plane(q1, q2, pitch, status, branch, phi, du, dv)
 
     def _preferred(self, previous_q) -> str:
-        """The preferred elbow branch: the configured one; 'nearest': the last command's side."""
+        """Return the preferred elbow branch: the configured one; 'nearest': the last command's."""
         if self.elbow != 'nearest':
             return self.elbow
         return _branch_of(previous_q)
@@ -439,7 +439,7 @@ class DesktopSolver:
         return None if pitch is None else (sol.q1, sol.q2, pitch)
 
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
-        """The feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
+        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
         arm = self.arm
         i3 = self._indices[3]
         previous_pitch = None if previous is None else previous[i3]
@@ -467,13 +467,13 @@ class DesktopSolver:
         return _pitch_angle(phi), branch, pose
 
     def _commanded_pitch(self, previous, tool) -> float:
-        """The approach pitch of the previous readings, rad."""
+        """Return the approach pitch of the previous readings, rad."""
         q1, q2 = self._previous_pair(previous)
         i3 = self._indices[3]
         return q1 + q2 + self.arm.directions[i3] * previous[i3] + tool.beta
 
     def _closest(self, du, dv, tool, wanted, preferred, previous_q, previous_pitch) -> _Plane:
-        """The closest pose for a target no feasible pitch reaches (see :meth:`solve`)."""
+        """Return the closest pose for a target no feasible pitch reaches (see :meth:`solve`)."""
         arm = self.arm
         l1, l2 = arm.link_lengths
         l3 = tool.length
@@ -578,7 +578,7 @@ class DesktopSolver:
         return all(abs(a - b) <= bound for a, b in zip(readings, corrected))
 
     def _status(self, status, facing, roll_clamped) -> DesktopStatus:
-        """The plane's status, overridden by the yaw's, the plane's offset and the roll."""
+        """Return the plane's status, overridden by the yaw's, the plane's offset and the roll."""
         off = facing.off
         if facing.status is not None:
             if status in ON_TARGET or facing.status is DesktopStatus.JOINT_LIMITED:
@@ -592,7 +592,7 @@ class DesktopSolver:
         return status
 
     def _reached_status(self, plane, previous, wanted, oriented) -> DesktopStatus:
-        """The status of a closest pose the correction put on the target."""
+        """Return the status of a closest pose the correction put on the target."""
         if oriented and abs(math.remainder(plane.phi - wanted, _TAU)) > PITCH_TOLERANCE:
             return DesktopStatus.APPROACH_ADJUSTED
         if self.arm.has_pitch and plane.elbow != self._preferred(self._previous_pair(previous)):
@@ -600,7 +600,7 @@ class DesktopSolver:
         return DesktopStatus.REACHED
 
     def _unknowns(self, oriented: bool):
-        """What the correction moves: per unknown, its joint and the readings it turns.
+        """Return what the correction moves: per unknown, its joint and the readings it turns.
 
         Position only: the yaw, the pair and the pitch, each alone. With an orientation (and a
         yaw): the yaw and the pair, the pitch joint turning back what the pair turns so that
@@ -669,15 +669,17 @@ def _pitch_angle(phi: float) -> float:
 
 
 def _branch_of(previous_q) -> str:
-    """The elbow side of the last command (solver angles): down when its q2 wraps into (0, pi)."""
+    """Return the last command's elbow side (solver angles): down when q2 wraps into (0, pi)."""
     if previous_q is not None and 0.0 < math.remainder(previous_q[1], _TAU) < math.pi:
         return 'down'
     return 'up'
 
 
 def _on_side(q2: float, branch: str) -> bool:
-    """Whether a pose with elbow angle q2 (rad) is on the branch; a straight or folded one (to
-    1e-6 rad: its sign is rounding) is on both."""
+    """Return whether a pose with elbow angle q2 (rad) is on the branch.
+
+    A straight or folded one (to 1e-6 rad: its sign is rounding) is on both.
+    """
     wrapped = math.remainder(q2, _TAU)
     if abs(wrapped) <= SIDE_TOLERANCE or math.pi - abs(wrapped) <= SIDE_TOLERANCE:
         return True
@@ -693,15 +695,18 @@ def _tie_key(item, wanted, reference, branches):
 
 
 def _missed(arm: DesktopArm, status: DesktopStatus) -> DesktopStatus:
-    """The status of a target the ideal arm reaches and the real one (its axes off) does not."""
+    """Return the status of a target the ideal arm reaches and the real one (axes off) misses."""
     if not arm.has_yaw:
         return DesktopStatus.OFF_PLANE
     return DesktopStatus.OUT_OF_REACH
 
 
 def _newton_step(columns, error):
-    """Least-norm Newton step ``J^T (J J^T)^-1 e`` (rad) for d(tool)/d(reading) ``columns``
-    (three or four) and the tool's error ``e`` (m); None when ``J J^T`` is singular."""
+    """Return the least-norm Newton step ``J^T (J J^T)^-1 e`` (rad), or None if singular.
+
+    ``columns`` are d(tool)/d(reading) of three or four unknowns (m/rad), ``error`` the tool's
+    error ``e`` (m).
+    """
     a = [[sum(c[i] * c[j] for c in columns) for j in range(3)] for i in range(3)]
     det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
            - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])

@@ -97,7 +97,7 @@ def _split(arm, rotations, yaw_hint):
 
 
 def _wrist(solver, targets, previous, wanted, rotations):
-    """Rolls, whether a limit stopped each, wanted pitches and tool arrays."""
+    """Return the rolls, whether a limit stopped each, wanted pitches and tool arrays."""
     arm = solver.arm
     count = targets.shape[0]
     index = arm.indices[4]
@@ -178,7 +178,7 @@ def _pitch_readings(solver, phi, beta, q1, q2, previous, rows=None):
 
 
 def _preferred_up(solver, previous_q, count):
-    """True where the preferred elbow branch is up (batch twin of ``_preferred``)."""
+    """Return True where the preferred elbow branch is up (batch twin of ``_preferred``)."""
     if solver.elbow != 'nearest':
         return np.full(count, solver.elbow == 'up')
     if previous_q is None:
@@ -188,7 +188,7 @@ def _preferred_up(solver, previous_q, count):
 
 
 def _pose_up(q2, requested_up):
-    """The elbow branch of poses: q2's side, the requested one when straight or folded."""
+    """Return the elbow branch of poses: q2's side, the requested one when straight or folded."""
     wrapped = _remainders(q2)
     bent = (wrapped != 0.0) & (np.abs(wrapped) < math.pi)
     return np.where(bent, wrapped < 0.0, requested_up)

@@ -119,7 +119,7 @@ class DesktopArm(NamedTuple):
                 first + 2 if self.has_pitch else None, first + 3 if self.has_roll else None)
 
     def tool_at(self, roll: float) -> ToolAtRoll:
-        """The tool point's offset from the wrist point at roll reading ``roll`` (rad)."""
+        """Return the tool point's offset from the wrist point at roll reading ``roll`` (rad)."""
         a, b, c = self.tool
         cos_r, sin_r = math.cos(roll), math.sin(roll)
         tu = a[0] + cos_r * b[0] + sin_r * c[0]
@@ -140,8 +140,8 @@ class DesktopArm(NamedTuple):
         span = math.sqrt(b[0] * b[0] + b[1] * b[1] + c[0] * c[0] + c[1] * c[1])
         if span == 0.0:
             return math.hypot(a[0], a[1])
-        pu, pv = (b[0], b[1]) if math.hypot(b[0], b[1]) >= math.hypot(c[0], c[1]) else (c[0],
-                                                                                       c[1])
+        longer = b if math.hypot(b[0], b[1]) >= math.hypot(c[0], c[1]) else c
+        pu, pv = longer[0], longer[1]
         scale = span / math.hypot(pu, pv)
         pu, pv = pu * scale, pv * scale
         return max(math.hypot(a[0] + pu, a[1] + pv), math.hypot(a[0] - pu, a[1] - pv))
@@ -153,7 +153,7 @@ class DesktopArm(NamedTuple):
         return l1 + l2 + (self.max_tool_length() if self.has_pitch else 0.0)
 
     def to_world(self, yaw: float, u: float, v: float, n: float) -> Vector:
-        """The base-frame point at plane coordinates (u, v, n) with the arm at yaw ``yaw``."""
+        """Return the base-frame point at plane coordinates (u, v, n) with the arm at ``yaw``."""
         c, s = math.cos(yaw), math.sin(yaw)
         f, w, m, o = self.forward, self.up, self.normal, self.origin
         # The yaw turns forward to cos f - sin m and the normal to cos m + sin f.

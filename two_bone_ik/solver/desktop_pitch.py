@@ -30,7 +30,7 @@ Circle = Tuple[float, float, float]
 
 
 def limit_circles(l1: float, l2: float, shoulder_limits, elbow_limits) -> Tuple[Circle, ...]:
-    """The circles ``|W - E| = radius`` (E, radius in m) where the pair's feasibility changes.
+    """Return the circles ``|W - E| = radius`` (E, radius, m) where the pair's feasibility changes.
 
     Parameters
     ----------

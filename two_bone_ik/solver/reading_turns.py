@@ -52,7 +52,7 @@ def fit_reading(value: float, lower: float, upper: float,
 
 
 def nearest_limit(value: float, lower: float, upper: float) -> float:
-    """The limit (rad) nearest ``value`` modulo whole turns: where a clamped joint stops."""
+    """Return the limit (rad) nearest ``value`` modulo whole turns: where a clamped joint stops."""
     to_lower = abs(math.remainder(value - lower, _TAU))
     to_upper = abs(math.remainder(value - upper, _TAU))
     return lower if to_lower <= to_upper else upper
@@ -60,7 +60,7 @@ def nearest_limit(value: float, lower: float, upper: float) -> float:
 
 def fit_or_clamp(value: float, lower: float, upper: float,
                  reference: Optional[float] = None):
-    """``(reading, clamped)``: :func:`fit_reading`, else :func:`nearest_limit` and True."""
+    """Return ``(reading, clamped)``: :func:`fit_reading`, else :func:`nearest_limit` and True."""
     fitted = fit_reading(value, lower, upper, reference)
     if fitted is None:
         return nearest_limit(value, lower, upper), True
