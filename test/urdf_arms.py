@@ -487,10 +487,10 @@ OMX_LIKE = robot_xml(
               axis='0 0 -1', limit=_limit(-0.5, 0.5)),
     joint_xml('tool_joint', 'fixed', 'palm', 'tool_center', '0.126 0 0'))
 
-#: A 4-joint arm (yaw + pair + pitch) of our own for node tests: base link rotated, the yaw
-#: axis along -z written as axis 0 0 -1 under a 180 degree roll, kinked links, reversed and
-#: mixed axis signs, a tool point off the plane, limits on every joint, a jaw off the chain.
-DESKTOP_4 = robot_xml(
+#: The yaw, pair and pitch of DESKTOP_4 and DESKTOP_5: the base link rotated, the yaw axis
+#: along -z written as axis 0 0 -1 under a 180 degree roll, kinked links, reversed and mixed
+#: axis signs, the wrist 4 mm off the plane, limits on every joint.
+_DESKTOP_ARM = (
     link_xml('base_link'), link_xml('turret', '0.2'), link_xml('arm_a', '0.2'),
     link_xml('arm_b', '0.15'), link_xml('wrist_link', '0.05'), link_xml('jaw', '0.02'),
     '<link name="tool"/>',
@@ -501,25 +501,21 @@ DESKTOP_4 = robot_xml(
     joint_xml('elbow_joint', 'revolute', 'arm_a', 'arm_b', '0.03 0.16 0', '0 0 0.3',
               axis='0 0 1', limit=_limit(-2.5, 2.2)),
     joint_xml('pitch_joint', 'revolute', 'arm_b', 'wrist_link', '0.02 0.15 0.004', '0 0 -0.5',
-              axis='0 0 -1', limit=_limit(-2.0, 2.0)),
+              axis='0 0 -1', limit=_limit(-2.0, 2.0)))
+
+#: A 4-joint arm (yaw + pair + pitch) of our own for node tests: the tool point 9 cm out and
+#: 6 mm off the plane, a jaw off the chain.
+DESKTOP_4 = robot_xml(
+    *_DESKTOP_ARM,
     joint_xml('jaw_joint', 'revolute', 'wrist_link', 'jaw', '0.02 0.05 0', axis='1 0 0',
               limit=_limit(0.0, 0.9)),
     joint_xml('tool_joint', 'fixed', 'wrist_link', 'tool', '0.005 0.09 0.006'))
 
-#: A 5-joint arm (yaw + pair + pitch + roll) of our own for node tests: DESKTOP_4's shape with
-#: a roll about the approach, the tool point 6 mm off the roll axis, a jaw off the chain.
+#: A 5-joint arm (yaw + pair + pitch + roll) of our own for node tests: DESKTOP_4's yaw, pair
+#: and pitch, a roll about the approach, the tool point 6 mm off the roll axis, a jaw off the
+#: chain.
 DESKTOP_5 = robot_xml(
-    link_xml('base_link'), link_xml('turret', '0.2'), link_xml('arm_a', '0.2'),
-    link_xml('arm_b', '0.15'), link_xml('wrist_link', '0.05'), link_xml('hand', '0.05'),
-    link_xml('jaw', '0.02'), '<link name="tool"/>',
-    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05',
-              '3.141592653589793 0 0', axis='0 0 -1', limit=_limit(-2.5, 2.5)),
-    joint_xml('shoulder_joint', 'revolute', 'turret', 'arm_a', '0.025 0 -0.04',
-              '1.5707963267948966 0 0', axis='0 0 -1', limit=_limit(-1.6, 1.6)),
-    joint_xml('elbow_joint', 'revolute', 'arm_a', 'arm_b', '0.03 0.16 0', '0 0 0.3',
-              axis='0 0 1', limit=_limit(-2.5, 2.2)),
-    joint_xml('pitch_joint', 'revolute', 'arm_b', 'wrist_link', '0.02 0.15 0.004', '0 0 -0.5',
-              axis='0 0 -1', limit=_limit(-2.0, 2.0)),
+    *_DESKTOP_ARM, link_xml('hand', '0.05'),
     joint_xml('roll_joint', 'revolute', 'wrist_link', 'hand', '0 0.03 0', '0 0 0',
               axis='0 -1 0', limit=_limit(-2.8, 2.8)),
     joint_xml('jaw_joint', 'revolute', 'hand', 'jaw', '0.02 0.05 0', axis='1 0 0',

@@ -17,7 +17,7 @@ from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.desktop import DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
 from two_bone_ik.status import FROM_DESKTOP_STATUS, NodeStatus
-from two_bone_ik.target_solver import describe_without_arm
+from two_bone_ik.target_solver import describe_out_of_reach, describe_rejected, status_values
 
 _NAN = math.nan
 
@@ -187,8 +187,7 @@ class DesktopTargetSolver:
             return (f'{name}: tool point on the target with elbow {result.elbow}{pitch}; elbow '
                     f'{self.elbow} cannot reach it within the limits')
         if status is NodeStatus.OUT_OF_REACH:
-            return (f'{name}: target {result.distance - self.outer_reach:.3f} m beyond reach '
-                    f'({self.outer_reach:.3f} m), arm stretched toward it')
+            return describe_out_of_reach(result, self.outer_reach)
         if status is NodeStatus.INSIDE_INNER:
             if result.off_plane:
                 return (f'{name}: target {abs(result.off_plane):.3f} m closer to the yaw axis '
@@ -205,14 +204,10 @@ class DesktopTargetSolver:
             return (f"{name}: target {abs(result.off_plane):.4f} m off the arm's plane "
                     f'(tolerance {self._tolerance:g} m), its projection commanded '
                     f'({result.solver_status.name})')
-        if status is NodeStatus.WRONG_FRAME:
-            return (f"{name}: target frame '{result.frame_id}' is not base_frame "
-                    f"'{self.base_frame}'; transform targets into '{self.base_frame}' upstream")
-        if status is NodeStatus.NO_ARM_DESCRIPTION:
-            return describe_without_arm(result)
-        x, y, z = result.position
-        return (f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large, '
-                'or its orientation is not a rotation')
+        line = describe_rejected(result, self.base_frame)
+        if status is NodeStatus.INVALID_TARGET:
+            line += ', or its orientation is not a rotation'
+        return line
 
     def _orientation_text(self, result: DesktopTargetResult) -> str:
         if not self.use_orientation or math.isnan(result.orientation_error):
@@ -226,17 +221,8 @@ class DesktopTargetSolver:
         The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
         orientation error (rad).
         """
-        pairs = (
-            ('code', str(int(result.status))),
-            ('status', result.status.name),
-            ('target_distance', f'{result.distance:.6f}'),
-            ('tip_error', f'{result.error:.6f}'),
-            ('elbow', result.elbow),
-            ('off_plane', f'{result.off_plane:.6f}'),
-            ('solver_status', result.solver_status.name if result.solver_status is not None
-             else ''),
-            ('approach_pitch', f'{result.approach_pitch:.6f}'),
-        )
+        pairs = status_values(result, result.solver_status) + (
+            ('approach_pitch', f'{result.approach_pitch:.6f}'),)
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs

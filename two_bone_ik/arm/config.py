@@ -104,6 +104,19 @@ def checked_limits(lower: Any, upper: Any, joints: Sequence[str]):
     return lower, upper
 
 
+def parameters_of(values: Mapping[str, Any], names) -> dict:
+    """Return the entries of ``values`` whose keys are in ``names`` (other settings ignored).
+
+    Raises
+    ------
+    ArmConfigError
+        If ``values`` is not a mapping.
+    """
+    if not isinstance(values, Mapping):
+        raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
+    return {name: values[name] for name in names if name in values}
+
+
 @dataclass(frozen=True)
 class ArmConfig:
     """Validated configuration of one planar two-bone arm.
@@ -282,6 +295,4 @@ class ArmConfig:
         ArmConfigError
             If ``values`` is not a mapping or a value is invalid.
         """
-        if not isinstance(values, Mapping):
-            raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
-        return cls(**{name: values[name] for name in PARAMETER_NAMES if name in values})
+        return cls(**parameters_of(values, PARAMETER_NAMES))

@@ -38,7 +38,7 @@ from typing import Any, Mapping, Optional, Tuple, Union
 from two_bone_ik.arm.chain import ChainJoint, KinematicChain, rpy_of
 from two_bone_ik.arm.config import (
     ArmConfig, ArmConfigError, checked_directions, checked_limits, checked_zero_angles,
-    is_real, PARAMETER_NAMES, real_values, show_values)
+    is_real, PARAMETER_NAMES, parameters_of, real_values, show_values)
 from two_bone_ik.arm.desktop_geometry import desktop_from_chain, DesktopGeometry
 from two_bone_ik.arm.geometry import cross
 from two_bone_ik.arm.plane import PLANE_AXES
@@ -211,9 +211,7 @@ class DesktopConfig:
         ArmConfigError
             If ``values`` is not a mapping or a value is invalid.
         """
-        if not isinstance(values, Mapping):
-            raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
-        return cls(**{name: values[name] for name in DESKTOP_PARAMETER_NAMES if name in values})
+        return cls(**parameters_of(values, DESKTOP_PARAMETER_NAMES))
 
 
 def arm_config_from_mapping(values: Mapping[str, Any]) -> Union[ArmConfig, DesktopConfig]:
