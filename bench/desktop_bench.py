@@ -11,6 +11,8 @@ is compared with). Cases, each on its own target list:
   floor of this bench; 0.30 m + 0.25 m, unlimited, as in ``bench/solver_bench.py``);
 - ``desktop, pitch kept``: :meth:`DesktopSolver.solve`, position only, targets the arm reaches
   at the wanted approach pitch (-pi/2, pointing down: picking from a table), so the fast path;
+- ``desktop, pitch kept, last command given``: the same with the last command (whole turns,
+  the roll held), as the node calls it;
 - ``desktop, pitch searched``: targets it does not reach at that pitch, so the exact search
   of the nearest feasible pitch runs;
 - ``desktop, 5 joints``: the demo arm as it is (roll held), pitch kept;
@@ -43,6 +45,8 @@ from two_bone_ik.solver.desktop import DesktopSolver  # noqa: E402
 
 DEMO_ARM = os.path.join(ROOT, 'demo', 'desktop_arm.urdf')
 WANTED = -0.5 * math.pi
+#: The last command, as the node passes it with every target.
+LAST = (0.3, 0.2, -0.4, -1.0)
 L1, L2 = 0.30, 0.25
 
 
@@ -106,6 +110,8 @@ def main() -> None:
         'planar solve (floor)': lambda: per_target(planar, lambda x, y, z: solve(x, y, L1, L2)),
         'desktop 4 joints, pitch kept': lambda: per_target(
             kept, lambda x, y, z: solvers['four'].solve(x, y, z, None, WANTED)),
+        'desktop 4 joints, pitch kept, last command given': lambda: per_target(
+            kept, lambda x, y, z: solvers['four'].solve(x, y, z, LAST, WANTED)),
         'desktop 4 joints, pitch searched': lambda: per_target(
             searched, lambda x, y, z: solvers['four'].solve(x, y, z, None, WANTED)),
         'desktop 5 joints, pitch kept': lambda: per_target(

@@ -55,7 +55,7 @@ _NAN = math.nan
 _REACHED = IkStatus.REACHED
 # The fast path looks these up as module globals rather than as attributes of math.
 _asin, _atan2, _cos, _sin, _sqrt = math.asin, math.atan2, math.cos, math.sin, math.sqrt
-_hypot, _remainder, _isfinite = math.hypot, math.remainder, math.isfinite
+_hypot, _remainder = math.hypot, math.remainder
 _tuple_new = tuple.__new__
 
 
@@ -179,13 +179,20 @@ class DesktopSolver:
             return None
         roll = 0.0
         if previous is not None:
-            previous = tuple(map(float, previous))
-            if len(previous) != count or not all(map(_isfinite, previous)):
+            if len(previous) != count:
                 return None
-            p0, p1, p2, p3 = previous[:4]
+            try:  # finite numbers: x - x is 0 for them only (NaN and inf give NaN)
+                if count == 4:
+                    p0, p1, p2, p3 = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == 0.0
+                else:
+                    p0, p1, p2, p3, roll = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == roll - roll == 0.0
+            except TypeError:
+                return None
+            if not finite:
+                return None
         if tool is None:
-            if previous is not None:
-                roll = previous[4]
             if not lower[4] <= roll <= upper[4]:
                 return None
             tool = self._tool(roll)
