@@ -324,6 +324,20 @@ def test_the_yaw_faces_the_target_and_stops_on_its_limit():
     assert sol.readings[0] == 2.0
 
 
+def test_a_target_only_reaching_back_reaches_is_joint_limited():
+    # The shoulder 8 cm out, a long upper arm: facing it, a target just in front of the yaw
+    # axis is in the inner hole; reaching back over the axis would reach it.
+    geometry, _ = _round(joint_lower_limits=None, joint_upper_limits=None,
+                         shoulder_position=(0.08, 0.0, 0.05), link_lengths=(0.3, 0.1),
+                         tool_offset=(0.05, 0.0, 0.0))
+    solver = DesktopSolver(geometry.model)
+    sol = solver.solve(0.09, 0.0, 0.06)
+    assert sol.status is DesktopStatus.JOINT_LIMITED and not sol.reachable
+    assert solver.solve(0.02, 0.0, 0.05).status is DesktopStatus.INSIDE_INNER  # both ways
+    batch = solver.solve_batch([[0.09, 0.0, 0.06], [0.02, 0.0, 0.05]])
+    assert list(batch.status) == [DesktopStatus.JOINT_LIMITED, DesktopStatus.INSIDE_INNER]
+
+
 def test_roll_holds_its_last_command():
     geometry, oracle = _round()
     solver = DesktopSolver(geometry.model)

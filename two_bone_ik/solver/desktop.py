@@ -147,6 +147,8 @@ class DesktopSolver:
             self._held_moves = ((0, ((0, 1.0),)), (i1, ((i1, 1.0), (i3, -d[i1] / d[i3]))),
                                 (i2, ((i2, 1.0), (i3, -d[i2] / d[i3]))))
         self._tool_cache: Tuple[Optional[float], Optional[ToolAtRoll]] = (None, None)
+        #: Most a correction may move a joint (and a Newton step: a trust region), rad.
+        self._step_bound = MAX_CORRECTION * arm.model_error / self.reach
         self._fast = self._fast_constants()
 
     def _fast_constants(self):
@@ -306,8 +308,29 @@ class DesktopSolver:
         su, sv = self.arm.shoulder
         du, dv = facing.u - su, facing.v - sv
         plane = self._plane(du, dv, tool, wanted, previous, rotation is not None)
+        if plane.status in _BEYOND and facing.status is None and self._reaches_back(
+                facing, tool, wanted, previous, rotation is not None):
+            plane = plane._replace(status=DesktopStatus.JOINT_LIMITED)
         return self._finish(x, y, z, previous, facing, plane, roll, tool, du, dv, rotation,
                             roll_clamped, wanted)
+
+    def _reaches_back(self, facing, tool, wanted, previous, oriented) -> bool:
+        """Whether the other yaw, reaching back over the yaw axis, would reach the target.
+
+        Its plane holds the target at -u; the yaw must fit its limits.
+        """
+        arm = self.arm
+        if not arm.has_yaw:
+            return False
+        # The faced yaw turned so the target goes from +u to -u at the same offset.
+        lateral = tool.lateral
+        back = facing.yaw + math.pi - 2.0 * math.atan2(lateral, facing.u)
+        if fit_reading(arm.directions[0] * back, arm.lower_limits[0], arm.upper_limits[0],
+                       None) is None:
+            return False
+        su, sv = arm.shoulder
+        plane = self._plane(-facing.u - su, facing.v - sv, tool, wanted, previous, oriented)
+        return plane.status in ON_TARGET
 
     def solve_batch(self, targets, previous=None, approach_pitch=0.0, orientations=None):
         """Solve many targets at once; see :func:`two_bone_ik.solver.desktop_batch.solve_batch`."""
@@ -580,9 +603,8 @@ class DesktopSolver:
                    for i in self._newton_joints)
 
     def _small(self, readings, corrected) -> bool:
-        """Whether a correction moved every joint by no more than the model error explains."""
-        bound = MAX_CORRECTION * self.arm.model_error / self.reach
-        return all(abs(a - b) <= bound for a, b in zip(readings, corrected))
+        """Return whether a correction moved each joint no more than the model error explains."""
+        return all(abs(a - b) <= self._step_bound for a, b in zip(readings, corrected))
 
     def _status(self, status, facing, roll_clamped) -> DesktopStatus:
         """Return the plane's status, overridden by the yaw's, the plane's offset and the roll."""
@@ -638,6 +660,9 @@ class DesktopSolver:
             step = _newton_step(_move_columns(pose, moves), error)
             if step is None:
                 break
+            largest = max(abs(delta) for delta in step)
+            if largest > self._step_bound:  # a trust region: near a fold Newton wanders
+                step = tuple(delta * (self._step_bound / largest) for delta in step)
             turned = {}
             for (_, turns), delta in zip(moves, step):
                 for index, factor in turns:
@@ -663,6 +688,8 @@ def _move_columns(pose, moves):
 
 
 _OTHER = {'up': 'down', 'down': 'up'}
+#: Statuses of a target beyond the facing plane's reach (the other yaw may reach it).
+_BEYOND = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER})
 #: Statuses of a closest pose (whose target the correction may still reach).
 _CLOSEST = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER,
                       DesktopStatus.JOINT_LIMITED})

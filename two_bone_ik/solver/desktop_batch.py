@@ -17,8 +17,8 @@ from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve_batc
 from two_bone_ik.solver.chain_kinematics import chain_poses, rotations_about
 from two_bone_ik.solver.desktop_pitch import pitch_boundaries_array
 from two_bone_ik.solver.desktop_results import (
-    DesktopBatchSolution, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET,
-    PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
+    DesktopBatchSolution, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET, PITCH_TOLERANCE,
+    SIDE_TOLERANCE, TIE_TOLERANCE)
 from two_bone_ik.solver.reading_turns import fit_readings
 
 _TAU = 2.0 * math.pi
@@ -353,6 +353,23 @@ def _closest(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred
     plane.tool_v[rows] = l1 * np.sin(q[:, 0]) + l2 * np.sin(link2) + l3 * np.sin(phi)
 
 
+def _reaching_back(solver, facing, plane, tool, wanted, previous, oriented):
+    """Batch twin of ``_reaches_back``: JOINT_LIMITED where only the other yaw reaches."""
+    arm = solver.arm
+    rows = np.flatnonzero(np.isin(plane.status, [_S_OUT, _S_INSIDE]) & (facing[5] < 0))
+    if not arm.has_yaw or not rows.size:
+        return
+    lateral, u = tool[2][rows], facing[2][rows]
+    back = facing[1][rows] + math.pi - 2.0 * np.arctan2(lateral, u)
+    _, clamped = fit_readings(arm.directions[0] * back, arm.lower_limits[0],
+                              arm.upper_limits[0])
+    su, sv = arm.shoulder
+    behind = _plane(solver, -u - su, facing[3][rows] - sv, tuple(t[rows] for t in tool),
+                    wanted[rows], None if previous is None else previous[rows], oriented)
+    reached = np.isin(behind.status, [int(s) for s in ON_TARGET]) & ~clamped
+    plane.status[rows[reached]] = _S_LIMITED
+
+
 def _readings(solver, facing, plane, roll, previous):
     arm = solver.arm
     yaw_index, i1, i2, i3, i4 = arm.indices
@@ -413,6 +430,7 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
     plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
+    _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
     off = facing[4]
@@ -460,9 +478,8 @@ def _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped,
             continue
         values, tools, sizes, limited = _correct(solver, readings[rows], targets[rows], steps,
                                                  solver._unknowns(oriented))
-        bound = MAX_CORRECTION * arm.model_error / solver.reach
-        hit = (sizes <= solver._on_target) & (np.abs(values - readings[rows]) <= bound).all(
-            axis=1)
+        hit = (sizes <= solver._on_target) & (
+            np.abs(values - readings[rows]) <= solver._step_bound).all(axis=1)
         readings[rows[hit]], tool_point[rows[hit]], error[rows[hit]] = (
             values[hit], tools[hit], sizes[hit])
         reachable[rows] = hit
@@ -526,6 +543,9 @@ def _correct(solver, readings, goal, steps, moves):
         step = _newton_steps(columns, miss)
         active &= np.isfinite(step).all(axis=1)
         step = np.where(active[:, None] & used, step, 0.0)
+        largest = np.abs(step).max(axis=1)
+        too_far = largest > solver._step_bound  # the scalar's trust region
+        step[too_far] *= (solver._step_bound / largest[too_far])[:, None]
         moved = values + step @ turns
         for index in touched:
             fitted, clamped = fit_readings(moved[:, index], lower[index], upper[index],
