@@ -148,7 +148,7 @@ class DesktopSolver:
                                 (i2, ((i2, 1.0), (i3, -d[i2] / d[i3]))))
         self._tool_cache: Tuple[Optional[float], Optional[ToolAtRoll]] = (None, None)
         #: Most a correction may move a joint (and a Newton step: a trust region), rad.
-        self._step_bound = MAX_CORRECTION * arm.model_error / self.reach
+        self._step_bound = MAX_CORRECTION * math.sqrt(arm.model_error / self.reach)
         self._fast = self._fast_constants()
 
     def _fast_constants(self):

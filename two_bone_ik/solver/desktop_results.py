@@ -26,10 +26,12 @@ NEWTON_STEPS = 8
 #: linearly.
 NEWTON_STEPS_NEAR_SINGULAR = 40
 
-#: A correction may move a joint by at most this times the model error over the reach (rad):
-#: what the ideal arm's error explains. A target that needs more is not on the real arm near
-#: the ideal pose (e.g. off the plane of an arm without a yaw), and the ideal pose stands.
-MAX_CORRECTION = 100.0
+#: A correction may move a joint by at most this times sqrt(model error / reach) rad (and so
+#: may one Newton step: a trust region): what the ideal arm's error explains, near a fold too,
+#: where joint angles move with the square root of a change of the tool point. A target that
+#: needs more is not on the real arm near the ideal pose (e.g. off the plane of an arm without
+#: a yaw), and the ideal pose stands.
+MAX_CORRECTION = 10.0
 
 
 class DesktopStatus(enum.IntEnum):
