@@ -65,10 +65,6 @@ ARM_PARAMETERS = (
         'when there is exactly one.'),
 )
 
-#: Geometry parameters a URDF replaces.
-GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
-                       'joint_zero_angles', 'joint_directions')
-
 _INF = float('inf')
 
 #: Where the arm is at start when nothing measures it, shared by the IK node and the sim.
