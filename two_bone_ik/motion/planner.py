@@ -44,6 +44,10 @@ from two_bone_ik.motion.trajectory import Vector
 #: Slack (rad) within which a planned position extremum still counts as inside a limit.
 POSITION_SLACK = 1e-9
 
+#: Most points a trajectory for a trajectory controller holds: a longer motion gets one point
+#: every few periods (a whole number of them), so a slow motion is not a huge message.
+MAX_TRAJECTORY_POINTS = 10000
+
 #: Limit factors Ruckig is tried with, in turn (see ``MotionPlanner._calculate``).
 RETRY_SHRINK = (1.0, 1.0 - 1e-9, 1.0 - 1e-7)
 
@@ -404,21 +408,24 @@ class MotionPlanner:
     def points(self) -> List[TrajectoryPoint]:
         """Return the current motion as trajectory points at multiples of the period from now.
 
-        The last point is at the end of the motion (at rest: velocities and accelerations 0);
-        ``time_from_start`` is strictly increasing, the first at one period or later. With no
-        motion under way: one point, at one period, holding the position.
+        One point per period, or per a whole number of periods when the motion would need more
+        than :data:`MAX_TRAJECTORY_POINTS`. The last point is at the end of the motion (at rest:
+        velocities and accelerations 0); ``time_from_start`` is strictly increasing, the first
+        at one period or later. With no motion under way: one point, at one period, holding the
+        position.
         """
         zeros = (0.0,) * self._dofs
         if self._trajectory is None:
             return [TrajectoryPoint(self._period, self._state.position, zeros, zeros)]
         elapsed = (self._tick - self._start_tick) * self._period
         left = self._trajectory.duration - elapsed
+        stride = max(1, math.ceil(left / self._period / MAX_TRAJECTORY_POINTS))
+        spacing = stride * self._period
         points = []
         step = 1
-        while step * self._period < left - 1e-12:
-            position, velocity, acceleration = self._trajectory.at_time(
-                elapsed + step * self._period)
-            points.append(TrajectoryPoint(step * self._period, self._clamped(position),
+        while step * spacing < left - 1e-12:
+            position, velocity, acceleration = self._trajectory.at_time(elapsed + step * spacing)
+            points.append(TrajectoryPoint(step * spacing, self._clamped(position),
                                           tuple(velocity), tuple(acceleration)))
             step += 1
         points.append(TrajectoryPoint(max(left, self._period), self._end(), zeros, zeros))

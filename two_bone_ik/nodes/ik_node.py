@@ -189,7 +189,10 @@ class IkNode(SchemaNode):
                 JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
 
     def _on_joint_states(self, msg: JointState) -> None:
-        self._log(self._session.measured(msg.name, msg.position))
+        stamp = msg.header.stamp
+        self._log(self._session.measured(
+            msg.name, msg.position, stamp.sec + stamp.nanosec * 1e-9,
+            self.get_clock().now().nanoseconds * 1e-9))
 
     def _on_stop(self, request, response):
         """Service ``~/stop``: brake within the limits and hold; say where."""

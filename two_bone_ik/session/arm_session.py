@@ -40,6 +40,18 @@ MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_
 #: Minimum seconds between two warnings of the same kind (rejected targets, joint_states).
 WARNING_THROTTLE = 5.0
 
+#: How far (s) a joint_states stamp may be ahead of the node's clock (clocks of two computers).
+FUTURE_STAMP_TOLERANCE = 1.0
+
+#: Values of the session's parameters that ``values`` may leave out (the node's defaults; the
+#: arm's own come from :class:`ArmConfig`).
+SESSION_DEFAULTS = {
+    'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
+    'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
+    'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
+    'initial_positions': (0.0, 0.0),
+}
+
 
 class ArmChange(NamedTuple):
     """What a new robot description changed: lines to log, a braking motion, whether to stream."""
@@ -72,7 +84,7 @@ class ArmSession:
     values : mapping
         The node's parameter values by name (the arm's, ``robot_description``,
         ``robot_description_topic``, ``tip_frame``, the motion limits, ``command_rate``,
-        ``initial_positions``).
+        ``initial_positions``); those left out take the node's defaults.
     given : collection of str
         The parameters given explicitly (not defaults): a given ``max_joint_velocity`` replaces
         a URDF's velocity limits.
@@ -89,13 +101,14 @@ class ArmSession:
 
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
                  trajectories: bool = False, clock: Callable[[], float] = time.monotonic):
+        values = {**SESSION_DEFAULTS, **values}
         self._arm = ArmSource(ArmConfig.from_mapping(values), values['robot_description'],
                               values['robot_description_topic'], values['tip_frame'])
         self._limits = MotionLimits.checked(*(values[name] for name in MOTION_LIMIT_PARAMETERS))
         self._velocity_from_urdf = 'max_joint_velocity' not in given
         initial = tuple(values['initial_positions'])
-        if not all(math.isfinite(v) for v in initial):
-            raise MotionConfigError(f'initial_positions: expected 2 finite angles, got '
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in initial):
+            raise MotionConfigError(f'initial_positions: expected finite angles, got '
                                     f'{list(initial)!r}')
         solver = self._arm.solver
         names = solver.geometry.joint_names if solver else self._arm.config.joint_names
@@ -118,6 +131,7 @@ class ArmSession:
         self._arm_count = 0  # arms in force since start (a new one redraws its markers)
         self._arm_shapes: Optional[Tuple[Shape, ...]] = None
         self._refusal = ''  # why the last joint_states message was refused
+        self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
         #: Whether ``ik_markers`` has a new picture to show.
         self.picture_due = True
 
@@ -257,18 +271,48 @@ class ArmSession:
 
     # -- the measured state, the stream, stop -------------------------------------------------
 
-    def measured(self, names, positions) -> Tuple[LogLine, ...]:
-        """Take a ``joint_states`` message; a message the session cannot use changes nothing."""
-        if len(names) != len(positions):
+    def measured(self, names, positions, stamp: float = 0.0,
+                 now: Optional[float] = None) -> Tuple[LogLine, ...]:
+        """Take a ``joint_states`` message; a message the session cannot use changes nothing.
+
+        Parameters
+        ----------
+        names, positions : sequence
+            The message's joint names and positions (rad).
+        stamp : float
+            Its ``header.stamp``, s (0: unstamped).
+        now : float, optional
+            The node's clock, s, to refuse stamps from the future.
+
+        Returns
+        -------
+        tuple of LogLine
+            A (throttled) warning when the message was refused.
+        """
+        reason = self._stamp_problem(stamp, now)
+        if not reason and len(names) != len(positions):
             reason = f'{len(names)} names but {len(positions)} positions'
-        else:
+        if not reason:
             reason = self._motion.measured(
                 {str(name): float(value) for name, value in zip(names, positions)})
+        if not reason:
+            self._measured_stamp = max(self._measured_stamp, stamp)
         self._refusal = reason
         if reason and self._throttle.allow('joint_states'):
             return (LogLine('warning', f'joint_states: ignoring a measurement: {reason}; '
                                        'motions start from the last good one'),)
         return ()
+
+    def _stamp_problem(self, stamp: float, now: Optional[float]) -> str:
+        if not math.isfinite(stamp):
+            return f'stamp {stamp!r}'
+        if stamp < self._measured_stamp:
+            return (f'stamped {stamp:.9f} s, older than the last measurement '
+                    f'({self._measured_stamp:.9f} s)')
+        if now is not None and stamp > now + FUTURE_STAMP_TOLERANCE:
+            return (f"stamped {stamp:.3f} s, {stamp - now:.3f} s ahead of this node's clock "
+                    '(a clock of another kind? see use_sim_time)')
+        return ''
 
     def tick(self) -> Tick:
         """Stream one command period (pacer thread)."""

@@ -176,7 +176,7 @@ class CommandedMotion:
             self.streamed += 1
             trajectory = self._motion_trajectory() if (new or planned_now) else None
             command = JointCommand(self._names, sample.position, sample.velocity)
-            return Tick(command, trajectory, self.moving, period, tuple(logs))
+            return Tick(command, trajectory, self.moving, period, tuple(logs), sample.time)
 
     def _plan_waiting(self, logs) -> bool:
         """Plan the goal waiting in the slot, if any; return whether a motion started."""

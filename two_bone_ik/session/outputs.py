@@ -5,6 +5,7 @@ Plain tuples: the node turns each into its message (``JointState`` / ``Float64Mu
 ``DiagnosticStatus`` for a :class:`Report`) and each :class:`LogLine` into a logger call.
 """
 
+import math
 from typing import NamedTuple, Optional, Tuple
 
 from two_bone_ik.motion.trajectory import TrajectoryPoint, Vector
@@ -90,6 +91,8 @@ class Tick(NamedTuple):
         The command period in force, s.
     logs : tuple of LogLine
         Lines to log.
+    time : float
+        Plan time of the sample, s (a whole number of periods); NaN without a sample.
     """
 
     command: Optional[JointCommand]
@@ -97,6 +100,7 @@ class Tick(NamedTuple):
     more: bool
     period: float
     logs: Tuple[LogLine, ...]
+    time: float = math.nan
 
 
 class StopAnswer(NamedTuple):
