@@ -52,6 +52,9 @@ NODE_NAME = 'two_bone_ik'
 #: Seconds between ``/diagnostics`` reports.
 DIAGNOSTICS_PERIOD = 1.0
 
+#: The interpreter's thread switch interval in the node, s (Python's default: 5 ms).
+PACER_SWITCH_INTERVAL = 0.0005
+
 #: Most ik_markers arrays published per second (each carries everything: workspace, target, arm).
 MARKER_RATE = 10.0
 
@@ -104,6 +107,9 @@ class IkNode(SchemaNode):
         self._state_sub = None
         self._subscribe_to_measured_state()
         self.create_service(Trigger, '~/stop', self._on_stop)
+        # The pacer thread needs the GIL at each due time: a busy executor thread (a flood of
+        # targets) would hold it for up to the default 5 ms switch interval every time.
+        sys.setswitchinterval(PACER_SWITCH_INTERVAL)
         self._pacer = Pacer(self._on_tick, self._session.period, name='two_bone_ik_stream')
         # Last, once everything the callback uses exists.
         self.create_subscription(PoseStamped, 'target_pose', self._on_target, _RELIABLE,
