@@ -18,8 +18,8 @@ from the vendors' published documentation, not from the driver:
 What an emulator cannot show: timing on a real wire (a pty moves bytes at once, whatever the
 baud rate), a servo's motion, electrical faults. Test hooks: :attr:`PtyDevice.answering`
 (False: read everything, answer nothing), :meth:`PtyDevice.garble_next` (replace the next
-reply), :meth:`PtyDevice.unplug` / :meth:`PtyDevice.replug` (close the pty / serve a new one
-under the same path).
+reply), :meth:`PtyDevice.send_noise` (bytes out of turn, as line noise), :meth:`PtyDevice.unplug`
+/ :meth:`PtyDevice.replug` (close the pty / serve a new one under the same path).
 """
 
 import os
@@ -129,6 +129,10 @@ class PtyDevice:
         """Send ``change(reply)`` instead of the next reply."""
         with self._lock:
             self._garble.append(change)
+
+    def send_noise(self, data: bytes) -> None:
+        """Send ``data`` to the driver now, answering nothing (line noise between replies)."""
+        self._in_thread(lambda: os.write(self._master, data))
 
     def take_received(self) -> bytes:
         """Return the bytes received so far and forget them."""

@@ -85,6 +85,40 @@ def test_a_garbled_or_short_reply_drops_the_link(device, link, change, error):
     assert error in link.status().last_error
 
 
+@pytest.mark.parametrize('change', [
+    lambda reply: b'\x55' + reply,                # before: every value read one late
+    lambda reply: reply[:1] + b'\x55' + reply[1:],  # between the two QP answers
+    lambda reply: reply + b'\x55',                # after the reply
+], ids=['before', 'between', 'after'])
+def test_a_stray_byte_in_a_reply_drops_the_reading_never_publishes_it(device, link, change):
+    # 16.5: 0x55 (850 µs) is a plausible QP answer, so a reply shifted by it decodes as wrong
+    # positions; with one byte more than asked for, the reading is garbled and dropped.
+    device.pulses[17] = 1200
+    assert link.poll() == {0: pytest.approx(0.2), 1: pytest.approx(0.5)}
+    device.garble_next(change)
+    assert link.poll() is None
+    assert not link.connected
+    assert 'the SSC-32U sent 1 byte(s) more than the 2 of its reply' in link.status().last_error
+    link._clock.advance(1.0)
+    readings = [link.poll() for _ in range(3)]   # reconnected: nothing stale is read
+    assert readings == [{0: pytest.approx(0.2), 1: pytest.approx(0.5)}] * 3
+    assert device.lines[-6:] == ['QP4', 'QP17'] * 3 and link.status().reconnects == 1
+
+
+def test_line_noise_between_queries_is_discarded_and_reported(device, link):
+    # Bytes that come while no query is out are discarded before the next query, which then
+    # reads its own reply; the link stays up and diagnostics hear of it once.
+    assert link.poll() == {0: pytest.approx(0.2)}
+    device.send_noise(b'\x55\x99')
+    assert link.poll() == {0: pytest.approx(0.2)}
+    status = link.status()
+    assert status.connected and status.device_errors == 1
+    assert status.last_error == ('2 stray byte(s) from the SSC-32U discarded before a query '
+                                 '(line noise, or a reply that came late)')
+    assert link.poll() == {0: pytest.approx(0.2)}
+    assert link.status().device_errors == 1
+
+
 def test_a_device_that_never_answers_times_out(device, link):
     device.answering = False
     assert link.poll() is None

@@ -111,7 +111,7 @@ class Ssc32uController(PySerialController):
                                    f'width of {PULSE_RANGE[0]} to {PULSE_RANGE[1]} µs / 10 '
                                    '(garbled reply)')
             steps[servo.channel] = value * QUERY_RESOLUTION
-        return Reading(steps)
+        return Reading(steps, self.stray_byte_reports())
 
     def release(self, torque_off: bool) -> None:
         """With ``torque_off``, drive the outputs low so the servos go limp."""
