@@ -110,6 +110,17 @@ class Controller:
     CHANNELS = (0, 0)
     #: What the device units are, for messages.
     UNITS = 'µs'
+    #: What a channel is called in messages ('motor ID' on a servo bus).
+    CHANNEL_NAME = 'channel'
+    #: Positions per turn of the servo model, as LeRobot's ``MODEL_RESOLUTION`` tables give it
+    #: (4096: Feetech STS/SMS, Dynamixel X; 1024: Feetech SCS): its degrees mode maps one less
+    #: than this to 360 degrees. 0: the servos report no positions (hobby servos), so a
+    #: LeRobot calibration file does not apply.
+    MODEL_RESOLUTION = 0
+    #: Whether a LeRobot calibration's ``drive_mode`` is carried out by the servo itself
+    #: (Dynamixel's Drive Mode register reverses the positions it reports); False where LeRobot
+    #: reverses in software (Feetech), so the driver does.
+    DRIVE_MODE_IN_SERVO = False
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
         self.port = port
