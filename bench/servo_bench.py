@@ -77,7 +77,7 @@ def command_bytes(protocol: str, code: int) -> bytes:
 def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
     """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
     command = len(command_bytes(protocol, 0))
-    read = {'maestro': 5 + 6, 'ssc32u': 8 + 2, 'dynamixel': 16 + 2 * 15}[protocol]
+    read = {'maestro': 5 + 6, 'ssc32u': 10 + 3, 'dynamixel': 16 + 2 * 15}[protocol]
     bytes_per_second = BAUD[protocol] / 10.0 - read * state_rate
     return bytes_per_second / command
 
