@@ -29,7 +29,7 @@ nearest tick and clamped to ``[range_min, range_max]``.
 import json
 import math
 import os
-from typing import Any, Dict, Mapping, NamedTuple, Tuple
+from typing import Any, Dict, NamedTuple, Tuple
 
 from two_bone_ik.config_error import ConfigError
 
@@ -168,8 +168,3 @@ def degrees_mode_map(motor: MotorCalibration, model_resolution: int,
     mid = (motor.range_min + motor.range_max) / 2.0
     sign = -1.0 if motor.drive_mode == 1 and not drive_mode_in_servo else 1.0
     return (0.0, 2.0 * math.pi), (mid, mid + sign * (model_resolution - 1))
-
-
-def motor_ranges(motors: Mapping[str, MotorCalibration]) -> Dict[str, Tuple[float, float]]:
-    """Return ``{motor name: (range_min, range_max)}`` as floats (default output limits)."""
-    return {name: (float(m.range_min), float(m.range_max)) for name, m in motors.items()}

@@ -3,8 +3,9 @@
 :class:`ServoLink` sits between the driver node and a protocol's
 :class:`~two_bone_ik.servo.controller.Controller`:
 
-- joint angles in, calibrated and clamped device steps out (:meth:`ServoLink.command`); a
-  command that arrives while the link is down is dropped and counted, never kept for later;
+- servo angles in (servo ``i`` is joint ``i``'s; the driver turns coupled joints' targets into
+  servo angles), calibrated and clamped device steps out (:meth:`ServoLink.command`); a command
+  that arrives while the link is down is dropped and counted, never kept for later;
 - :meth:`ServoLink.poll` (at the state rate) reads the positions back as angles, or, while the
   link is down, tries to reconnect once every ``reconnect_period`` seconds;
 - any failure (port gone, no reply within the timeout, garbled reply, refused command) closes
@@ -173,7 +174,7 @@ class ServoLink:
     # -- commands and state -------------------------------------------------------------------
 
     def command(self, targets: Mapping[int, float]) -> CommandOutcome:
-        """Send joint targets ``{joint index: angle in rad}`` (finite) as one group.
+        """Send servo targets ``{servo index: angle in rad}`` (finite) as one group.
 
         While the link is down the command is dropped (counted), not kept for later.
         """
@@ -212,7 +213,7 @@ class ServoLink:
         Returns
         -------
         dict or None
-            ``{joint index: angle in rad}`` of the joints whose position the device reports,
+            ``{servo index: angle in rad}`` of the servos whose position the device reports,
             read just now; None while the link is down or if the read failed.
         """
         if not self._connected:
