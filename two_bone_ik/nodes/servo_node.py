@@ -98,7 +98,9 @@ class ServoNode(SchemaNode):
         for joint in joints:
             specs = {spec.name.rsplit('.', 1)[1]: spec for spec in servo_joint_parameters(joint)}
             limits = specs.pop('output_limits')
-            declared = self.declare_schema(specs.values())
+            motor = calibration.motors.get(joint) if calibration is not None else None
+            declared = self.declare_schema(
+                specs.values(), {specs['channel'].name: motor.id} if motor is not None else None)
             output_range = specs['output_range'].name
             default = default_output_limits(
                 joint, declared[output_range] if output_range in overrides else None,
