@@ -7,6 +7,7 @@ messages to floats and the session's answers back to messages.
 Topics (relative, so a namespace gives each arm its own set; the README has every detail):
 
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used),
+  ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
   ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
   when ``robot_description_topic`` is set, the URDF on that topic (transient local);
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
@@ -26,7 +27,7 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 import sys
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.exceptions import InvalidTopicNameException
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
@@ -111,6 +112,10 @@ class IkNode(SchemaNode):
         # targets) would hold it for up to the default 5 ms switch interval every time.
         sys.setswitchinterval(PACER_SWITCH_INTERVAL)
         self._pacer = Pacer(self._on_tick, self._session.period, name='two_bone_ik_stream')
+        if values['twist_stamped']:
+            self.create_subscription(TwistStamped, 'target_twist', self._on_twist, _RELIABLE)
+        else:
+            self.create_subscription(Twist, 'target_twist', self._on_unstamped_twist, _RELIABLE)
         # Last, once everything the callback uses exists.
         self.create_subscription(PoseStamped, 'target_pose', self._on_target, _RELIABLE,
                                  qos_overriding_options=QoSOverridingOptions
@@ -168,6 +173,9 @@ class IkNode(SchemaNode):
         answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z)
         self._publish(answer.command, answer.trajectory, answer.wake)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
+        self._answer(answer)
+
+    def _answer(self, answer) -> None:
         # The status text costs more than the solve: build it only for someone.
         if self._status_pub.get_subscription_count():
             level, text, values = self._session.status(answer)
@@ -175,6 +183,19 @@ class IkNode(SchemaNode):
                 level, self._status_name, text, self._base_frame, values))
         self._markers_due()
         self._log(answer.logs)
+
+    def _on_twist(self, msg: TwistStamped) -> None:
+        self._jog(msg.header.frame_id, msg.twist)
+
+    def _on_unstamped_twist(self, msg: Twist) -> None:
+        self._jog('', msg)
+
+    def _jog(self, frame_id: str, twist: Twist) -> None:
+        linear, angular = twist.linear, twist.angular
+        answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
+                                     (angular.x, angular.y, angular.z))
+        self._publish(None, None, answer.wake)
+        self._answer(answer)
 
     def _on_description(self, msg: String) -> None:
         change = self._session.receive_description(msg.data)

@@ -105,6 +105,14 @@ MOTION_PARAMETERS = (
         'Rate of the streamed commands while a planned motion runs, Hz.', '1 to 1000 Hz',
         read_only=False, bounds=(1.0, 1000.0)),
     INITIAL_POSITIONS,
+    ParameterSpec(
+        'twist_timeout', DOUBLE, 0.2,
+        'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
+        'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
+    ParameterSpec(
+        'twist_stamped', BOOL, True,
+        'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
+        'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
 )
 
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
