@@ -11,8 +11,8 @@ import math
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PoseStamped
-from ik_client import LATCHED, pose, values
+from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
+from ik_client import Arm, LATCHED, pose, values
 import numpy as np
 import pytest
 from rclpy.qos import qos_profile_sensor_data
@@ -507,3 +507,46 @@ def test_motion_limits_without_ruckig_are_refused_in_one_line(domain, probe, tmp
         'two_bone_ik: invalid parameter max_joint_velocity: finite motion limits need the '
         'Python package ruckig, which is not installed: pip install ruckig (or leave every '
         'motion limit at .inf)')
+
+
+@pytest.mark.parametrize('stamped', [True, False])
+def test_twists_jog_the_tip_and_stop_when_they_stop(domain, probe, tmp_path, stamped):
+    ns = f'/jog_{int(stamped)}'
+    params = write_params(tmp_path / 'jog.yaml', {'twist_stamped': stamped,
+                                                  'twist_timeout': 0.3})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', f'__ns:={ns}'],
+                     domain_id=domain, log_dir=tmp_path, name='jog') as process:
+        arm = Arm(probe, process, ns=ns)
+        arm.connect()
+        start = forward(*arm.send(pose(0.3, 0.1)).q, *LINKS)
+        twists = probe.publisher(TwistStamped if stamped else Twist, f'{ns}/target_twist')
+        probe.wait_for_subscribers(twists)
+        twist = TwistStamped() if stamped else Twist()
+        linear = twist.twist.linear if stamped else twist.linear
+        linear.x, linear.y = 0.1, 0.05
+        first = len(arm.joints)
+        for _ in range(5):  # 0.5 s of twists, 10 a second
+            twists.publish(twist)
+            probe.spin_for(0.1)
+        status = arm.status.wait_for(lambda s: values(s).get('jog') == 'following')
+        assert values(status)['status'] == 'REACHED'
+        # Then silence: the jog ends after twist_timeout and the commands stop.
+        arm.joints.wait_for_count(first + 20)
+        count = wait_until_quiet(probe, arm.joints, 0.5)
+        tips = np.array([forward(*m.position, *LINKS) for m in arm.joints.messages[first:count]])
+        steps = np.diff(tips, axis=0)
+        # Every step along the twist's direction, one period's worth of it.
+        np.testing.assert_allclose(steps, np.tile((0.1 / 100.0, 0.05 / 100.0), (len(steps), 1)),
+                                   atol=1e-9)
+        assert np.linalg.norm(tips[-1] - np.array(start)) > 0.03
+        assert process.returncode is None, process.output()
+
+
+def wait_until_quiet(probe, collector, quiet):
+    """Spin until ``collector`` got nothing new for ``quiet`` s; return its message count."""
+    count = len(collector)
+    while True:
+        probe.spin_for(quiet)
+        if len(collector) == count:
+            return count
+        count = len(collector)
