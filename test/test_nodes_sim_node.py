@@ -476,6 +476,14 @@ BAD_TRAJECTORIES = {
     'ends_in_the_past': (_trajectory([SHOULDER, ELBOW], _GOOD_POINTS, stamp=_duration(1.0)),
                          'rejected: the trajectory ended (header.stamp plus the last '
                          'time_from_start)'),
+    # Finite values whose splines overflow a double (issue 15, defect 7: they killed the sim).
+    'overflowing_positions': (_trajectory([SHOULDER, ELBOW], [(1.0, (1e308, 0.0)),
+                                                              (2.0, (-1e308, 0.0))]),
+                              'rejected: point 1: the spline to it overflows for '
+                              'shoulder_joint'),
+    'overflowing_velocity': (_trajectory([SHOULDER, ELBOW], [(1.0, (0.9, -0.2), (1.7e308, 0.0)),
+                                                             (2.0, (1.0, 0.0), (0.0, 0.0))]),
+                             'rejected: point 0: the spline to it overflows for shoulder_joint'),
 }
 BAD_COMMANDS_MULTIARRAY = {
     'wrong_length': (Float64MultiArray(data=[1.0]),

@@ -54,10 +54,10 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS, ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
-from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.status import ERROR, LEVELS, NodeStatus, OK, WARN
 from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.target_statistics import TargetStatistics
+from two_bone_ik.warning_throttle import WarningThrottle
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'two_bone_ik'
