@@ -10,6 +10,7 @@ from two_bone_ik.arm.params_file import parameters_for_node
 from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
 from two_bone_ik.launch_support import RequiredNodeFailed
 from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS
+import yaml
 
 DEFAULT = str(REPO_ROOT / 'config' / 'two_bone_ik.yaml')
 
@@ -18,12 +19,16 @@ class ProcessExited(types.SimpleNamespace):
     """The fields of launch.events.process.ProcessExited the handler reads."""
 
 
+class LaunchContext(types.SimpleNamespace):
+    """The fields of launch.LaunchContext the handler reads."""
+
+
 @pytest.mark.parametrize('code', [2, 1, -2, -9])
 def test_a_node_that_fails_ends_the_launch_with_an_error(code):
     # LaunchService.run() returns 1 when an exception escapes an event handler.
     handler = end_launch_on_exit('two_bone_ik_servo')
     with pytest.raises(RequiredNodeFailed) as error:
-        handler(ProcessExited(returncode=code), None)
+        handler(ProcessExited(returncode=code), LaunchContext(is_shutdown=code < 0))
     assert str(error.value) == (f'two_bone_ik_servo exited with code {code} (its own line above '
                                 'says why): the launch ends with an error')
 
@@ -39,16 +44,22 @@ def test_a_node_that_exits_cleanly_shuts_the_launch_down(monkeypatch):
     actions.Shutdown = Shutdown
     monkeypatch.setitem(sys.modules, 'launch', types.ModuleType('launch'))
     monkeypatch.setitem(sys.modules, 'launch.actions', actions)
-    (shutdown,) = end_launch_on_exit('two_bone_ik_sim')(ProcessExited(returncode=0), None)
+    handler = end_launch_on_exit('two_bone_ik_sim')
+    (shutdown,) = handler(ProcessExited(returncode=0), LaunchContext(is_shutdown=False))
     assert isinstance(shutdown, Shutdown) and shutdown.reason == 'two_bone_ik_sim exited'
+    # After Ctrl-C (or another node's exit) the launch is ending already: nothing to add.
+    assert handler(ProcessExited(returncode=0), LaunchContext(is_shutdown=True)) == []
 
 
 def test_with_a_urdf_the_default_params_file_gives_no_geometry(tmp_path):
     (given,) = ik_node_parameters(DEFAULT, DEFAULT, True, '/left_arm/two_bone_ik')
     section = parameters_for_node(DEFAULT, '/left_arm/two_bone_ik').values
     assert {'link_lengths', 'joint_names', 'plane'} <= set(section)  # what the node warned of
-    assert given == {name: value for name, value in section.items()
-                     if name not in GEOMETRY_PARAMETERS}
+    assert given == {name: list(value) if isinstance(value, tuple) else value
+                     for name, value in section.items() if name not in GEOMETRY_PARAMETERS}
+    # launch_ros writes it with yaml.dump, and rcl reads that file as YAML.
+    assert yaml.safe_load(yaml.dump({'/**': {'ros__parameters': given}})) == {
+        '/**': {'ros__parameters': given}}
     assert {'base_frame', 'elbow', 'joint_lower_limits'} <= set(given)
     # The same file under another path is still the default one.
     link = tmp_path / 'link.yaml'

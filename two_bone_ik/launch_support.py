@@ -37,10 +37,11 @@ def end_launch_on_exit(executable: str) -> Callable[[Any, Any], List[Any]]:
     Returns
     -------
     callable
-        ``handler(event, context)`` for ``launch_ros.actions.Node(on_exit=...)``: on exit code 0
-        it returns a ``launch.actions.Shutdown`` (the launch ends, as Ctrl-C ends it); on any
-        other code (a node that cannot start exits 2, one killed by a signal has a negative
-        code) it raises :class:`RequiredNodeFailed`, which ends the launch with exit code 1.
+        ``handler(event, context)`` for ``launch_ros.actions.Node(on_exit=...)``: on any exit
+        code but 0 (a node that cannot start exits 2, one killed by a signal has a negative
+        code) it raises :class:`RequiredNodeFailed`, which ends the launch with exit code 1; on
+        exit code 0 it returns a ``launch.actions.Shutdown`` (the launch ends, as Ctrl-C ends
+        it), or nothing when the launch is ending already.
     """
     def handler(event, context) -> List[Any]:
         code = event.returncode
@@ -48,6 +49,8 @@ def end_launch_on_exit(executable: str) -> Callable[[Any, Any], List[Any]]:
             raise RequiredNodeFailed(
                 f'{executable} exited with code {code} (its own line above says why): the '
                 'launch ends with an error')
+        if context.is_shutdown:
+            return []
         from launch.actions import Shutdown
         return [Shutdown(reason=f'{executable} exited')]
     return handler
@@ -77,10 +80,13 @@ def ik_node_parameters(params_file: str, default_params_file: str, urdf_given: b
     list
         ``[params_file]``, unless the arm comes from a URDF and ``params_file`` is the default
         one: then the default file's section for the node without the geometry parameters
-        (:data:`~two_bone_ik.nodes.parameter_schema.GEOMETRY_PARAMETERS`), as a dict. A
-        params file the user gives is passed whole, so the node warns about geometry in it.
+        (:data:`~two_bone_ik.nodes.parameter_schema.GEOMETRY_PARAMETERS`), as a dict of plain
+        YAML values. A params file the user gives is passed whole, so the node warns about
+        geometry in it.
     """
     if not (urdf_given and _same_file(params_file, default_params_file)):
         return [params_file]
     values = parameters_for_node(params_file, node_name).values
-    return [{name: value for name, value in values.items() if name not in GEOMETRY_PARAMETERS}]
+    # launch_ros writes the dict to a params file with yaml.dump: lists, not tuples.
+    return [{name: list(value) if isinstance(value, tuple) else value
+             for name, value in values.items() if name not in GEOMETRY_PARAMETERS}]
