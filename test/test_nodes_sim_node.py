@@ -1,5 +1,6 @@
 """Tests of the two_bone_ik_sim node as a real process over DDS: commands, state, robustness."""
 
+import contextlib
 import math
 import re
 import signal
@@ -346,14 +347,21 @@ def test_two_arm_file_gives_each_namespaced_sim_its_section(tmp_path, own_domain
             assert process.stop() == 0, process.output()
 
 
+@contextlib.contextmanager
+def _sim_of(tmp_path, domain, name, **parameters):
+    """Run a sim at 2x real time with ``parameters`` in a params file; yield (node, probe)."""
+    params = write_params(tmp_path / f'{name}.yaml', {'real_time_factor': 2.0, **parameters},
+                          node_name='two_bone_ik_sim')
+    with NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp_path,
+                     name=name) as node, RosProbe(domain, f'{name}_probe') as probe:
+        yield node, probe
+
+
 def test_simulates_the_users_own_urdf(tmp_path, own_domain):
     # The leg stand: a rail joint above the base (held where it is), the hip and knee driven,
     # the foot 0.045 m off the hip's plane. tip_pose is the foot in base_link.
-    params = write_params(tmp_path / 'leg.yaml', {
-        'robot_description': HANGING_LEG, 'base_frame': 'base_link', 'tip_frame': 'foot',
-        'real_time_factor': 2.0}, node_name='two_bone_ik_sim')
-    with NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
-                     name='leg_sim') as node, RosProbe(own_domain, 'leg_probe') as probe:
+    with _sim_of(tmp_path, own_domain, 'leg_sim', robot_description=HANGING_LEG,
+                 base_frame='base_link', tip_frame='foot') as (node, probe):
         arm = Arm(node, probe)
         assert list(arm.states.last.name) == ['hip', 'knee']
         assert 'arm from its URDF' in node.stderr
@@ -546,13 +554,10 @@ def _tip_of(arm, state, urdf, base):
 
 
 def test_a_five_joint_arm_and_its_gripper_through_every_input(tmp_path, own_domain):
-    params = write_params(tmp_path / 'five.yaml', {
-        'robot_description': YAW_PAIR_PITCH_ROLL_GRIPPER, 'tip_frame': 'tool',
-        'initial_positions': [0.1, 0.2, 0.3, 0.4, 0.5], 'real_time_factor': 2.0,
-        'position_controller': 'arm_position', 'trajectory_controller': 'arm_trajectory'},
-        node_name='two_bone_ik_sim')
-    with NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
-                     name='five_sim') as node, RosProbe(own_domain, 'five_probe') as probe:
+    with _sim_of(tmp_path, own_domain, 'five_sim', robot_description=YAW_PAIR_PITCH_ROLL_GRIPPER,
+                 tip_frame='tool', initial_positions=[0.1, 0.2, 0.3, 0.4, 0.5],
+                 position_controller='arm_position',
+                 trajectory_controller='arm_trajectory') as (node, probe):
         arm = Arm(node, probe)
         first = arm.states.messages[0]
         # The chain's joints in chain order, then the gripper (its mimic twin is fixed).
@@ -592,11 +597,8 @@ def test_a_five_joint_arm_and_its_gripper_through_every_input(tmp_path, own_doma
 
 
 def test_a_four_joint_arm_starts_at_zero_and_reports_on_diagnostics(tmp_path, own_domain):
-    params = write_params(tmp_path / 'four.yaml', {
-        'robot_description': YAW_PAIR_PITCH, 'base_frame': 'table', 'tip_frame': 'tool',
-        'real_time_factor': 2.0}, node_name='two_bone_ik_sim')
-    with NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
-                     name='four_sim') as node, RosProbe(own_domain, 'four_probe') as probe:
+    with _sim_of(tmp_path, own_domain, 'four_sim', robot_description=YAW_PAIR_PITCH,
+                 base_frame='table', tip_frame='tool') as (node, probe):
         diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         arm = Arm(node, probe)
         state = arm.states.messages[0]
