@@ -6,10 +6,10 @@ import types
 import pytest
 from ros_harness import REPO_ROOT
 
+from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
 from two_bone_ik.arm.params_file import parameters_for_node
 from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
 from two_bone_ik.launch_support import RequiredNodeFailed
-from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS
 import yaml
 
 DEFAULT = str(REPO_ROOT / 'config' / 'two_bone_ik.yaml')

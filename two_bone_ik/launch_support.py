@@ -18,8 +18,8 @@ them.
 import os
 from typing import Any, Callable, Dict, List, Union
 
+from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.nodes.parameter_schema import GEOMETRY_PARAMETERS
 
 
 class RequiredNodeFailed(RuntimeError):
@@ -80,7 +80,7 @@ def ik_node_parameters(params_file: str, default_params_file: str, urdf_given: b
     list
         ``[params_file]``, unless the arm comes from a URDF and ``params_file`` is the default
         one: then the default file's section for the node without the geometry parameters
-        (:data:`~two_bone_ik.nodes.parameter_schema.GEOMETRY_PARAMETERS`), as a dict of plain
+        (:data:`~two_bone_ik.arm.config.GEOMETRY_PARAMETERS`), as a dict of plain
         YAML values. A params file the user gives is passed whole, so the node warns about
         geometry in it.
     """
