@@ -80,6 +80,8 @@ def _chain_of(count, kind='revolute'):
      'joint_lower_limits: 2 values for an arm of 4 joints (j0, j1, j2, j3); give 4 or leave '
      'them unlimited'),
     ('<robot name="x"', 'l0', 'l1', {}, 'robot_description: not valid XML'),
+    (_chain_of(2)[:-len('</robot>')] + joint_xml('back', 'fixed', 'l2', 'l1') + '</robot>',
+     'l0', 'l2', {}, "robot_description: the joints above 'l2' form a loop (back, j1)"),
 ])
 def test_arms_that_cannot_be_simulated_are_refused_in_one_line(urdf, base, tip, limits, message):
     with pytest.raises(UrdfError, match='^[^\n]*$') as error:

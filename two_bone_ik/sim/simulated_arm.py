@@ -118,9 +118,12 @@ def _chain(robot, base_frame: str, tip_frame: str) -> list:
     link = tip_frame
     while link != base_frame:
         parent = robot.parent_map.get(link)
-        if parent is None or len(chain) > len(robot.joints):  # a root, or a loop
+        if parent is None:
             raise UrdfError(f"tip_frame: '{tip_frame}' is not below base_frame "
                             f"'{base_frame}'")
+        if len(chain) > len(robot.joints):
+            raise UrdfError(f"robot_description: the joints above '{tip_frame}' form a loop "
+                            f"({', '.join(sorted({joint.name for joint in chain}))})")
         chain.append(robot.joint_map[parent[0]])
         link = parent[1]
     return chain[::-1]
