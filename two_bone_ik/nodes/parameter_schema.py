@@ -169,8 +169,10 @@ SIM_PARAMETERS = (
         bounds=(0.1, 100.0)),
     ParameterSpec(
         'gravity_compensation', BOOL, True, 'Cancel gravity (-z of base_frame) on the links.'),
-    INITIAL_POSITIONS._replace(description='Joint readings at start, radians (shoulder, '
-                               'elbow).'),
+    INITIAL_POSITIONS._replace(
+        description='Joint readings at start, radians, one per arm joint in chain order (from '
+        'base_frame). Default: all 0.', constraints='one finite angle per arm joint',
+        length=None),
     ParameterSpec(
         'position_controller', STRING, '',
         'Name of the position controller (position_controllers/JointGroupPositionController) '
