@@ -96,6 +96,11 @@ class Controller:
     baud_rate : int
         Baud rate; 0 for the controller's factory default (:attr:`DEFAULT_BAUD_RATE`).
     servos : sequence of ServoSettings
+
+    Raises
+    ------
+    ConfigError
+        If the device cannot be set to ``baud_rate`` (see :attr:`BAUD_RATES`).
     """
 
     #: Name of the protocol (the ``protocol`` parameter).
@@ -110,10 +115,19 @@ class Controller:
     CHANNELS = (0, 0)
     #: What the device units are, for messages.
     UNITS = 'µs'
+    #: What a servo's ``channel`` is on this controller, for messages.
+    CHANNEL_NAME = 'channel'
+    #: Baud rates the device can be set to; empty: any (not checked).
+    BAUD_RATES: Tuple[int, ...] = ()
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
         self.port = port
         self.baud_rate = int(baud_rate) or self.DEFAULT_BAUD_RATE
+        if self.BAUD_RATES and self.baud_rate not in self.BAUD_RATES:
+            raise ConfigError(
+                f'baud_rate: {self.PROTOCOL} devices take one of '
+                f"{', '.join(str(rate) for rate in self.BAUD_RATES)} (0 for the factory default "
+                f'{self.DEFAULT_BAUD_RATE}), got {self.baud_rate}')
         self.servos = tuple(servos)
         self.is_open = False
 
@@ -253,18 +267,21 @@ class PySerialController(Controller):
         except serial_errors() as error:
             raise LinkError(f'{self.port}: {error}') from None
 
-    def exchange(self, request: bytes, reply_length: int) -> bytes:
+    def exchange(self, request: bytes, reply_length: int, partial: bool = False) -> bytes:
         """Send ``request`` and return the ``reply_length`` bytes of the reply.
 
         Bytes waiting before the request can only be a garbled or repeated earlier reply: they
-        are discarded and reported.
+        are discarded and reported. With ``partial``, a reply shorter than ``reply_length``
+        (none at all included) is returned as it came instead of raising
+        :class:`ReplyTimeout` (for a bus whose devices may each answer or not).
 
         Raises
         ------
         GarbledReply
             If bytes were waiting before the request.
         ReplyTimeout
-            If fewer than ``reply_length`` bytes came within :attr:`reply_wait`.
+            If fewer than ``reply_length`` bytes came within :attr:`reply_wait` (and not
+            ``partial``).
         LinkError
             If the port fails.
         """
@@ -279,7 +296,7 @@ class PySerialController(Controller):
             reply = port.read(reply_length)
         except serial_errors() as error:
             raise LinkError(f'{self.port}: {error}') from None
-        if len(reply) < reply_length:
+        if len(reply) < reply_length and not partial:
             raise ReplyTimeout(f'{self.DEVICE} sent {len(reply)} of {reply_length} reply bytes '
                                f'within {self.reply_wait * 1000:.0f} ms')
         return reply

@@ -28,11 +28,14 @@ from two_bone_ik.servo.controller import PortMissingError, ServoSettings
 from two_bone_ik.status import ERROR, OK, WARN
 
 #: Protocol name -> (module, controller class). Imported on demand: each pulls in pyserial,
-#: and ``dynamixel`` dynamixel-sdk.
+#: and ``dynamixel``/``dynamixel1`` dynamixel-sdk.
 PROTOCOLS = {
     'maestro': ('two_bone_ik.servo.maestro', 'MaestroController'),
     'ssc32u': ('two_bone_ik.servo.ssc32u', 'Ssc32uController'),
     'dynamixel': ('two_bone_ik.servo.dynamixel', 'DynamixelController'),
+    'dynamixel1': ('two_bone_ik.servo.dynamixel1', 'Dynamixel1Controller'),
+    'feetech': ('two_bone_ik.servo.feetech', 'FeetechController'),
+    'feetech_scs': ('two_bone_ik.servo.feetech', 'FeetechScsController'),
 }
 
 
@@ -104,8 +107,7 @@ def servo_settings(cls: type, joints: Sequence[str],
             _number(f'{prefix}.max_velocity', values.get(f'{prefix}.max_velocity', 0.0)),
             _number(f'{prefix}.max_acceleration',
                     values.get(f'{prefix}.max_acceleration', 0.0))))
-    problems = check_channels(servos, *cls.CHANNELS,
-                              what='motor ID' if cls.PROTOCOL == 'dynamixel' else 'channel')
+    problems = check_channels(servos, *cls.CHANNELS, what=cls.CHANNEL_NAME)
     if problems:
         raise ServoConfigError(problems[0])
     return servos
