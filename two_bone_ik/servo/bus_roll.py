@@ -11,7 +11,7 @@ is the link itself down.
 
 from typing import Dict, List, Sequence, Tuple
 
-from two_bone_ik.servo.controller import ReplyTimeout, ServoSettings
+from two_bone_ik.servo.controller import Reading, ReplyTimeout, ServoSettings
 
 
 class BusRoll:
@@ -69,3 +69,55 @@ class BusRoll:
     def movable(self, steps: Dict[int, int]) -> Dict[int, int]:
         """The part of ``steps`` for ready servos (a silent servo gets no goal)."""
         return {servo_id: value for servo_id, value in steps.items() if servo_id in self.ready}
+
+
+class BusServos:
+    """Mixin of a bus protocol's controller: start-up, reads and goals over a :class:`BusRoll`.
+
+    The class it is mixed into (before a :class:`~two_bone_ik.servo.controller.Controller`)
+    sets ``self.roll`` and implements :meth:`_ping`, :meth:`_positions`, :meth:`_prepare` and
+    :meth:`_send_goals`.
+    """
+
+    roll: BusRoll
+
+    def _ping(self, servo_id: int) -> bool:
+        """Whether the servo answers a ping."""
+        raise NotImplementedError
+
+    def _positions(self, servo_ids: Sequence[int], errors: List[str]) -> Dict[int, int]:
+        """``{ID: Present Position}`` of the servos that answer; fault reports into ``errors``."""
+        raise NotImplementedError
+
+    def _prepare(self, positions: Dict[int, int], errors: List[str]) -> None:
+        """Set the limits of these servos, goal = ``positions``, then torque on."""
+        raise NotImplementedError
+
+    def _send_goals(self, goals: Dict[int, int]) -> None:
+        """Send ``{ID: goal}`` in one sync write."""
+        raise NotImplementedError
+
+    def setup(self):
+        """Ping every configured servo, then read them all and prepare those that answer."""
+        self.roll.ready.clear()
+        if not any([self._ping(servo_id) for servo_id in self.roll.ids]):
+            raise ReplyTimeout(f'no servo answered a ping at {self.baud_rate} baud (IDs '
+                               f"{', '.join(str(i) for i in self.roll.ids)}); is the bus "
+                               'powered, and are these its IDs and baud rate?')
+        return self.read()
+
+    def read(self):
+        """Read every servo's position; prepare the ones that answer again; name the silent."""
+        errors: List[str] = []
+        steps = self._positions(self.roll.ids, errors)
+        returning, silent = self.roll.account(steps, 'a read of Present Position')
+        if returning:
+            self._prepare(returning, errors)
+            self.roll.mark_ready(returning)
+        return Reading(steps, tuple(errors + silent))
+
+    def write(self, steps: Dict[int, int]) -> None:
+        """Send the goals of the ready servos in one sync write (nothing if none is ready)."""
+        goals = self.roll.movable(steps)
+        if goals:
+            self._send_goals(goals)

@@ -24,9 +24,9 @@ which has no SYNC_READ). A servo that does not answer is left out and named
 from typing import Dict, List, Optional, Sequence
 
 from two_bone_ik.servo import feetech_packets as packets
-from two_bone_ik.servo.bus_roll import BusRoll
+from two_bone_ik.servo.bus_roll import BusRoll, BusServos
 from two_bone_ik.servo.controller import DeviceRefused, limited_units, PySerialController
-from two_bone_ik.servo.controller import Reading, reply_timeout, ReplyTimeout
+from two_bone_ik.servo.controller import reply_timeout, ReplyTimeout
 
 OPERATING_MODE = 33
 TORQUE_ENABLE = 40
@@ -43,7 +43,7 @@ MAX_ACCELERATION = 254
 MAX_SPEED = 0x7FFF
 
 
-class FeetechController(PySerialController):
+class FeetechController(BusServos, PySerialController):
     """Feetech STS/SMS servos (e.g. STS3215 of the SO-100/SO-101 arms) on one bus.
 
     Channels are servo IDs.
@@ -133,7 +133,7 @@ class FeetechController(PySerialController):
                 "Feetech's FD software or LeRobot")
 
     def _prepare(self, positions: Dict[int, int], errors: List[str]) -> None:
-        """Set limits, hold each servo where it is, then torque on; mark them ready."""
+        """Set limits, hold each servo where it is, then torque on."""
         for servo in self.servos:
             if servo.channel not in positions:
                 continue
@@ -148,40 +148,16 @@ class FeetechController(PySerialController):
             speed = limited_units(servo.max_velocity * scale / self.SPEED_UNIT, MAX_SPEED)
             self._write_register(servo.channel, GOAL_SPEED, self._word(speed), 'Goal Speed',
                                  errors)
-        self.send(packets.sync_write(GOAL_POSITION, 2, {
-            servo_id: self._word(value) for servo_id, value in positions.items()}))
+        self._send_goals(positions)
         for servo_id in positions:
             self._write_register(servo_id, TORQUE_ENABLE, b'\x01', 'Torque Enable', errors)
-        self.roll.mark_ready(positions)
 
-    # -- the controller -----------------------------------------------------------------------
+    def _ping(self, servo_id: int) -> bool:
+        return self._ask(servo_id, packets.ping(servo_id), 0) is not None
 
-    def setup(self) -> Reading:
-        """Ping every servo; prepare those that answer (see the module's description)."""
-        self.roll.ready.clear()
-        answering = [servo_id for servo_id in self.roll.ids
-                     if self._ask(servo_id, packets.ping(servo_id), 0) is not None]
-        if not answering:
-            raise ReplyTimeout(f'no servo answered a ping at {self.baud_rate} baud (IDs '
-                               f"{', '.join(str(i) for i in self.roll.ids)}); is the bus "
-                               'powered, and are these its IDs and baud rate?')
-        return self.read()
-
-    def write(self, steps: Dict[int, int]) -> None:
-        """Send the goals of the ready servos in one SYNC_WRITE (nothing if none is ready)."""
-        goals = self.roll.movable(steps)
-        if goals:
-            self.send(packets.sync_write(GOAL_POSITION, 2, {
-                servo_id: self._word(value) for servo_id, value in goals.items()}))
-
-    def read(self) -> Reading:
-        """Read every servo's position; prepare the ones that answer again; name the silent."""
-        errors: List[str] = []
-        steps = self._positions(self.roll.ids, errors)
-        returning, silent = self.roll.account(steps, 'a read of Present Position')
-        if returning:
-            self._prepare(returning, errors)
-        return Reading(steps, tuple(errors + silent))
+    def _send_goals(self, goals: Dict[int, int]) -> None:
+        self.send(packets.sync_write(GOAL_POSITION, 2, {
+            servo_id: self._word(value) for servo_id, value in goals.items()}))
 
     def release(self, torque_off: bool) -> None:
         """With ``torque_off``, clear Torque Enable of every servo in one SYNC_WRITE."""
