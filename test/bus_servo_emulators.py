@@ -33,13 +33,13 @@ def checksum(body) -> int:
 
 
 def packet(servo_id: int, code: int, parameters: bytes = b'') -> bytes:
-    """Frame an instruction (``code``: instruction) or a status packet (``code``: error byte)."""
+    """Frame an instruction (``code`` = instruction) or a reply (``code`` = error byte)."""
     body = bytes((servo_id, len(parameters) + 2, code)) + bytes(parameters)
     return b'\xff\xff' + body + bytes((checksum(body),))
 
 
 def short_reply(reply: bytes) -> bytes:
-    """The first status packet of ``reply`` one data byte short, with a valid checksum."""
+    """Return the first status packet of ``reply`` one data byte short, checksum valid."""
     length = reply[3]
     body = bytes((reply[2], length - 1)) + reply[4:4 + length - 2]
     return b'\xff\xff' + body + bytes((checksum(body),))
@@ -207,7 +207,7 @@ class BusEmulator(PtyDevice):
             return [(i, p) for i, ins, p in self.packets if ins == instruction]
 
     def sync_writes(self, address: int) -> List[Dict[int, int]]:
-        """The two-byte values of each SYNC_WRITE to ``address``, as ``{ID: value}``."""
+        """Return the values of each SYNC_WRITE to ``address``, as ``{ID: value}``."""
         found = []
         for _, parameters in self.instructions(0x83):
             if parameters[0] != address:

@@ -218,7 +218,8 @@ def test_dynamixel_torque_off_on_exit(tmp_path):
 @pytest.mark.parametrize('settings, message', [
     ({'port': '/dev/ttyNOPE0'}, 'two_bone_ik_servo: invalid parameter port: /dev/ttyNOPE0 does '
                                 'not exist'),
-    ({'protocol': 'pwm'}, "protocol: expected one of maestro, ssc32u, dynamixel, got 'pwm'"),
+    ({'protocol': 'pwm'}, 'protocol: expected one of maestro, ssc32u, dynamixel, dynamixel1, '
+                          "feetech, feetech_scs, got 'pwm'"),
     ({'servos': {SHOULDER: {'channel': 0, 'angle_range': [0.0, 1.0]},
                  ELBOW: SERVOS[ELBOW]}}, 'servos.shoulder_joint.output_range: not set'),
     ({'servos': {SHOULDER: dict(SERVOS[SHOULDER], channel=30), ELBOW: SERVOS[ELBOW]}},

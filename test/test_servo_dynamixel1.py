@@ -6,9 +6,9 @@ Through the real dynamixel-sdk (its Protocol 1.0 packet handler) against
 
 import math
 
+from bus_servo_emulators import Dynamixel1Emulator, packet, short_reply
 import dynamixel_sdk as sdk
 import pytest
-from bus_servo_emulators import Dynamixel1Emulator, packet, short_reply
 from servo_emulators import open_link
 
 from two_bone_ik.config_error import ConfigError

@@ -1,4 +1,4 @@
-"""Tests of the Feetech STS/SMS (``feetech``) and SCS (``feetech_scs``) protocols on emulated buses.
+"""Tests of the Feetech STS/SMS (``feetech``) and SCS (``feetech_scs``) protocols, emulated.
 
 The emulator (``bus_servo_emulators.FeetechEmulator``) follows Feetech's protocol byte for
 byte; what is checked is what reaches the servos and what the link reports.
@@ -6,8 +6,8 @@ byte; what is checked is what reaches the servos and what the link reports.
 
 import math
 
-import pytest
 from bus_servo_emulators import FeetechEmulator, packet, short_reply
+import pytest
 from servo_emulators import open_link
 
 from two_bone_ik.config_error import ConfigError
@@ -64,7 +64,7 @@ def scs(tmp_path):
 
 
 def _goals(device, count):
-    """Wait until ``count`` SYNC_WRITEs of Goal Position arrived (they get no reply); return all."""
+    """Wait for ``count`` SYNC_WRITEs of Goal Position (they get no reply); return them all."""
     device.wait_for(lambda: len(device.sync_writes(42)) >= count,
                     what=f'{count} SYNC_WRITEs of Goal Position')
     return device.sync_writes(42)

@@ -67,7 +67,7 @@ class BusRoll:
         self.ready.update(servo_ids)
 
     def movable(self, steps: Dict[int, int]) -> Dict[int, int]:
-        """The part of ``steps`` for ready servos (a silent servo gets no goal)."""
+        """Return the part of ``steps`` for ready servos (a silent servo gets no goal)."""
         return {servo_id: value for servo_id, value in steps.items() if servo_id in self.ready}
 
 
@@ -100,7 +100,8 @@ class BusServos:
     def setup(self):
         """Ping every configured servo, then read them all and prepare those that answer."""
         self.roll.ready.clear()
-        if not any([self._ping(servo_id) for servo_id in self.roll.ids]):
+        answers = [self._ping(servo_id) for servo_id in self.roll.ids]  # ping every one
+        if not any(answers):
             raise ReplyTimeout(f'no servo answered a ping at {self.baud_rate} baud (IDs '
                                f"{', '.join(str(i) for i in self.roll.ids)}); is the bus "
                                'powered, and are these its IDs and baud rate?')
@@ -117,7 +118,7 @@ class BusServos:
         return Reading(steps, tuple(errors + silent))
 
     def write(self, steps: Dict[int, int]) -> None:
-        """Send the goals of the ready servos in one sync write (nothing if none is ready)."""
+        """Send the goals of the ready servos in one sync write; none if no servo is ready."""
         goals = self.roll.movable(steps)
         if goals:
             self._send_goals(goals)

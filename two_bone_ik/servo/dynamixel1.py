@@ -60,7 +60,7 @@ def describe_bits(error: int, names: Dict[int, str]) -> str:
 
 
 def moving_speed(max_velocity: float, steps_per_radian: float) -> int:
-    """Moving Speed for a joint speed limit in rad/s (0: none)."""
+    """Return the Moving Speed for a joint speed limit in rad/s (0: none)."""
     rev_per_min = max_velocity * steps_per_radian * 60.0 / STEPS_PER_TURN
     return limited_units(rev_per_min / SPEED_UNIT, MAX_SPEED)
 
@@ -159,7 +159,7 @@ class Dynamixel1Controller(BusServos, DynamixelController):
         if lowest < low or highest > high:
             raise DeviceRefused(
                 f'{name}: servos.{servo.joint}.output_limits [{lowest}, {highest}] reach beyond '
-                f'the servo\'s angle limits [{low}, {high}]')
+                f"the servo's angle limits [{low}, {high}]")
 
     def _prepare(self, positions: Dict[int, int], errors: List[str]) -> None:
         self._errors = errors

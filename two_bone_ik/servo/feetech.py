@@ -163,7 +163,7 @@ class FeetechController(BusServos, PySerialController):
         """With ``torque_off``, clear Torque Enable of every servo in one SYNC_WRITE."""
         if torque_off:
             self.send(packets.sync_write(TORQUE_ENABLE, 1,
-                                         {servo_id: b'\x00' for servo_id in self.roll.ids}))
+                                         dict.fromkeys(self.roll.ids, b'\x00')))
 
 
 class FeetechScsController(FeetechController):
