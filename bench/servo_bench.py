@@ -3,11 +3,12 @@
 
 Run from the repository root (pyserial and dynamixel-sdk installed)::
 
-    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel] [--rates 50 100 200]
+    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel dynamixel1 feetech
+                                 feetech_scs] [--rates 50 100 200]
                                 [--rounds 3] [--duration 2]
 
 For each protocol it starts, as subprocesses, each on an emulated controller of its own
-(``test/servo_emulators.py``, a pseudo-terminal):
+(``test/servo_emulators.py``, ``test/bus_servo_emulators.py``, a pseudo-terminal):
 
 - ``driver`` (namespace ``/driver``): the real ``two_bone_ik_servo`` node, two joints, at the
   controller's default baud rate and the default ``state_rate`` of 50 Hz (so its reads of the
@@ -36,6 +37,7 @@ for path in (REPO_ROOT, REPO_ROOT / 'test'):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from bus_servo_emulators import Dynamixel1Emulator, FeetechEmulator, packet  # noqa: E402
 import numpy as np  # noqa: E402
 import rclpy  # noqa: E402
 from rclpy.node import Node  # noqa: E402
@@ -50,15 +52,27 @@ CODES = 400
 #: The first joint's angle of command ``k``: ``BASE + (k % CODES) * STEP[protocol]`` rad.
 BASE = 0.1
 #: One device step in rad for the bench's calibration (1000 device units per rad).
-STEP = {'maestro': 0.00025, 'ssc32u': 0.001, 'dynamixel': 0.001}
+STEP = {'maestro': 0.00025, 'ssc32u': 0.001, 'dynamixel': 0.001, 'dynamixel1': 0.001,
+        'feetech': 0.001, 'feetech_scs': 0.001}
 #: Default baud rates, and the bytes on the wire per command and per state read (2 joints).
-BAUD = {'maestro': 9600, 'ssc32u': 9600, 'dynamixel': 57600}
+BAUD = {'maestro': 9600, 'ssc32u': 9600, 'dynamixel': 57600, 'dynamixel1': 1_000_000,
+        'feetech': 1_000_000, 'feetech_scs': 1_000_000}
+#: Protocols whose positions are 0-1023 (their calibration starts at 0 instead of 1000).
+TEN_BIT = ('dynamixel1', 'feetech_scs')
+#: Bus protocols: the address of Goal Position, big-endian or not.
+GOAL = {'dynamixel1': (30, False), 'feetech': (42, False), 'feetech_scs': (42, True)}
+#: Bytes on the wire of one state read of 2 servos: one Sync Read (request 10, replies 2 x 8)
+#: or a read per servo (request 8, reply 8).
+READ_BYTES = {'maestro': 5 + 6, 'ssc32u': 8 + 2, 'dynamixel': 16 + 2 * 15,
+              'dynamixel1': 2 * 16, 'feetech': 10 + 2 * 8, 'feetech_scs': 2 * 16}
 JOINTS = ('shoulder', 'elbow')
 
 
 def device_units(protocol: str, code: int) -> int:
     """Device steps of command ``code`` (both joints get the same)."""
-    return {'maestro': 4400, 'ssc32u': 1100, 'dynamixel': 1100}[protocol] + code
+    if protocol in TEN_BIT:
+        return 100 + code
+    return {'maestro': 4400, 'ssc32u': 1100}.get(protocol, 1100) + code
 
 
 def command_bytes(protocol: str, code: int) -> bytes:
@@ -68,6 +82,10 @@ def command_bytes(protocol: str, code: int) -> bytes:
         return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
     if protocol == 'ssc32u':
         return f'#0P{value}#1P{value}T20\r'.encode('ascii')
+    if protocol in GOAL:
+        address, big_endian = GOAL[protocol]
+        word = value.to_bytes(2, 'big' if big_endian else 'little')
+        return packet(0xFE, 0x83, bytes((address, 2, 1)) + word + bytes((2,)) + word)
     data = bytearray((116, 0, 4, 0))
     for dxl_id in (1, 2):
         data += bytes((dxl_id,)) + value.to_bytes(4, 'little')
@@ -77,8 +95,7 @@ def command_bytes(protocol: str, code: int) -> bytes:
 def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
     """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
     command = len(command_bytes(protocol, 0))
-    read = {'maestro': 5 + 6, 'ssc32u': 8 + 2, 'dynamixel': 16 + 2 * 15}[protocol]
-    bytes_per_second = BAUD[protocol] / 10.0 - read * state_rate
+    bytes_per_second = BAUD[protocol] / 10.0 - READ_BYTES[protocol] * state_rate
     return bytes_per_second / command
 
 
@@ -113,11 +130,34 @@ class TimedDynamixel(Timed, DynamixelEmulator):
         return super()._sync_write(parameters)
 
 
+class TimedBus(Timed):
+    """Stamp the first servo's goal of each Sync Write (bus protocols)."""
+
+    def _sync_write(self, parameters):
+        if parameters[0] == self.ENTRIES['goal'][0] and parameters[2] == 1:
+            self.stamp(self._from_word(parameters[3:5]))
+        return super()._sync_write(parameters)
+
+
+class TimedFeetech(TimedBus, FeetechEmulator):
+    pass
+
+
+class TimedDynamixel1(TimedBus, Dynamixel1Emulator):
+    pass
+
+
 def make_device(protocol: str, path: Path):
     if protocol == 'maestro':
         device = TimedMaestro(path, targets={0: 6000, 1: 6000})
     elif protocol == 'ssc32u':
         device = TimedSsc32u(path, pulses={0: 1500, 1: 1500})
+    elif protocol == 'feetech':
+        device = TimedFeetech(path, {1: 1500, 2: 1500})
+    elif protocol == 'feetech_scs':
+        device = TimedFeetech(path, {1: 500, 2: 500}, series='scs')
+    elif protocol == 'dynamixel1':
+        device = TimedDynamixel1(path, {1: 500, 2: 500})
     else:
         device = TimedDynamixel(path, {1: 1500, 2: 1500})
     device.arrivals = []
@@ -127,8 +167,9 @@ def make_device(protocol: str, path: Path):
 def driver_params(protocol: str, port: str, path: Path) -> Path:
     servos = {}
     for index, joint in enumerate(JOINTS):
-        servos[joint] = {'channel': index + (1 if protocol == 'dynamixel' else 0),
-                         'angle_range': [0.0, 1.0], 'output_range': [1000.0, 2000.0],
+        zero = 0.0 if protocol in TEN_BIT else 1000.0
+        servos[joint] = {'channel': index + (0 if protocol in ('maestro', 'ssc32u') else 1),
+                         'angle_range': [0.0, 1.0], 'output_range': [zero, zero + 1000.0],
                          'max_velocity': 0.0}
     return write_params(path, {'protocol': protocol, 'port': port, 'joints': list(JOINTS),
                                'servos': servos}, 'two_bone_ik_servo')
@@ -252,7 +293,7 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == '--floor':
         return run_floor(sys.argv[2], sys.argv[3])
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--protocols', nargs='+', default=['maestro', 'ssc32u', 'dynamixel'])
+    parser.add_argument('--protocols', nargs='+', default=list(BAUD))
     parser.add_argument('--rates', nargs='+', type=float, default=[50.0, 100.0, 200.0])
     parser.add_argument('--rounds', type=int, default=3)
     parser.add_argument('--duration', type=float, default=2.0)
