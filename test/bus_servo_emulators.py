@@ -262,3 +262,17 @@ class Dynamixel1Emulator(BusEmulator):
             if not self.get(servo_id, 'cw_limit') <= goal <= self.get(servo_id, 'ccw_limit'):
                 return self.ANGLE_LIMIT_ERROR  # not taken
         return super()._write(servo_id, address, data)
+
+
+def replug_after_a_dropped_command(device, link) -> None:
+    """Unplug ``device``, check ``link`` goes down and drops a command, replug, reconnect.
+
+    The link must have been opened by :func:`servo_emulators.open_link` (its clock is moved).
+    """
+    device.unplug()
+    assert link.poll() is None and not link.connected
+    assert link.command({0: 0.3}) == (False, ())
+    device.replug()
+    link._clock.advance(link.reconnect_period)
+    assert link.poll() is not None
+    assert link.status().reconnects == 1

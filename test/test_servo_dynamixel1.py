@@ -6,7 +6,8 @@ Through the real dynamixel-sdk (its Protocol 1.0 packet handler) against
 
 import math
 
-from bus_servo_emulators import Dynamixel1Emulator, packet, short_reply
+from bus_servo_emulators import Dynamixel1Emulator, packet, replug_after_a_dropped_command
+from bus_servo_emulators import short_reply
 import dynamixel_sdk as sdk
 import pytest
 from servo_emulators import open_link
@@ -157,13 +158,7 @@ def test_wheel_mode_and_limits_outside_the_angle_limits_are_refused(tmp_path):
 
 
 def test_unplugged_then_replugged_no_replay(device, link):
-    clock = link._clock
-    device.unplug()
-    assert link.poll() is None and not link.connected
-    assert link.command({0: 0.3}) == (False, ())
-    device.replug()
-    clock.advance(1.0)
-    assert link.poll() is not None and link.status().reconnects == 1
+    replug_after_a_dropped_command(device, link)
     assert device.sync_writes(30) == [START, START]
 
 

@@ -6,7 +6,8 @@ byte; what is checked is what reaches the servos and what the link reports.
 
 import math
 
-from bus_servo_emulators import FeetechEmulator, packet, short_reply
+from bus_servo_emulators import FeetechEmulator, packet, replug_after_a_dropped_command
+from bus_servo_emulators import short_reply
 import pytest
 from servo_emulators import open_link
 
@@ -206,14 +207,7 @@ def test_garbled_replies_drop_the_link_and_publish_nothing(device, link, change,
 
 
 def test_unplugged_then_replugged_no_replay(device, link):
-    clock = link._clock
-    device.unplug()
-    assert link.poll() is None and not link.connected
-    assert link.command({0: 0.3}) == (False, ())
-    device.replug()
-    clock.advance(1.0)
-    assert link.poll() is not None
-    assert link.status().reconnects == 1
+    replug_after_a_dropped_command(device, link)
     # The only goals ever sent are the two start-ups' holds; the dropped command never came.
     assert device.sync_writes(42) == [START, START]
 
