@@ -181,3 +181,10 @@ def test_ids_and_baud_rates_are_checked():
     assert cls('/dev/null', 57_600, servos).baud_rate == 57_600
     with pytest.raises(ConfigError, match='baud_rate: dynamixel1 devices take one of'):
         cls('/dev/null', 38_400, servos)
+
+
+def test_a_status_packet_is_awaited_50_ms_plus_wire_time(link):
+    # The SDK's own wait is 34 ms plus wire time; a loaded host answers later than that.
+    port = link.controller._port
+    port.setPacketTimeout(6)
+    assert port.packet_timeout == pytest.approx(50.0 + 6 * 10 * 1000.0 / 1_000_000)

@@ -16,7 +16,8 @@ input voltage, overheating and overload are device errors (:attr:`Reading.errors
 stays up); angle limit, range, checksum and instruction errors mean the servo refused the
 instruction (:class:`DeviceRefused`). The SDK's own reads would take a status packet one data
 byte short with a valid checksum, its checksum byte as data; the driver checks each status
-packet's length itself. A servo that does not answer is left out and named
+packet's length itself, and waits for a status packet 50 ms plus wire time (the SDK's own
+wait is 34 ms). A servo that does not answer is left out and named
 (:class:`~two_bone_ik.servo.bus_roll.BusRoll`).
 """
 
@@ -41,6 +42,8 @@ PING = 0x01
 READ = 0x02
 WRITE = 0x03
 
+#: Milliseconds added to dynamixel-sdk's wait for a status packet (wire time + 34 ms).
+EXTRA_WAIT_MS = 16.0
 #: Steps a turn: 1024 over 300 degrees.
 STEPS_PER_TURN = 1024 * 360 / 300
 #: rev/min of one unit of Moving Speed, and its largest value.
@@ -90,6 +93,15 @@ class Dynamixel1Controller(BusServos, DynamixelController):
     def _open(self) -> None:
         super()._open()
         self._goal = sdk.GroupSyncWrite(self._port, self._packets, GOAL_POSITION, 2)
+        port = self._port
+        sdk_timeout = port.setPacketTimeout
+
+        def packet_timeout(packet_length):
+            # The SDK's wait (wire time + 34 ms), widened to the pyserial protocols' 50 ms.
+            sdk_timeout(packet_length)
+            port.packet_timeout += EXTRA_WAIT_MS
+
+        port.setPacketTimeout = packet_timeout
 
     # -- one transaction ----------------------------------------------------------------------
 
