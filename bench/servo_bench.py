@@ -91,7 +91,7 @@ class TimedBus(Timed):
 
     def _sync_write(self, parameters):
         if parameters[0] == self.ENTRIES['goal'][0] and parameters[2] == 1:
-            self.stamp(self._from_word(parameters[3:5]))
+            self.stamp(self._decode(parameters[3:5]))
         return super()._sync_write(parameters)
 
 

@@ -13,16 +13,18 @@ Written from the vendors' published protocols, not from the driver (sources in
   Speed 32, Present Position 36) and the status error bits (a bad checksum is answered with
   the checksum error bit, a goal beyond the angle limits with the angle limit error bit).
 
-Both serve several servos on one bus; test hooks: :attr:`BusEmulator.silent` (IDs that never
-answer), :attr:`BusEmulator.error_bits` (``{ID: bits}`` set in every status packet of that
-servo, e.g. overload), plus those of :class:`~servo_emulators.PtyDevice` (``answering``,
-``garble_next``, ``unplug``/``replug``). :func:`short_reply` turns a reply into one whose first
-status packet lacks its last data byte but has a valid checksum.
+Both serve several servos on one bus (control tables as
+:class:`servo_emulators.ServoTables` keeps them); test hooks: :attr:`BusEmulator.silent` (IDs
+that never answer), :attr:`BusEmulator.error_bits` (``{ID: bits}`` set in every status packet
+of that servo, e.g. overload), plus those of :class:`~servo_emulators.PtyDevice`
+(``answering``, ``garble_next``, ``send_noise``, ``unplug``/``replug``). :func:`short_reply`
+turns a reply into one whose first status packet lacks its last data byte but has a valid
+checksum.
 """
 
 from typing import Dict, List, Optional, Set, Tuple
 
-from servo_emulators import PtyDevice
+from servo_emulators import ServoTables
 
 BROADCAST = 0xFE
 
@@ -45,18 +47,12 @@ def short_reply(reply: bytes) -> bytes:
     return b'\xff\xff' + body + bytes((checksum(body),))
 
 
-class BusEmulator(PtyDevice):
+class BusEmulator(ServoTables):
     """Servos sharing one bus with ``FF FF ID LEN ...`` framing and a one-byte checksum.
 
     Subclasses set :attr:`ENTRIES`, :attr:`BIG_ENDIAN`, :attr:`SIGN_BIT`,
     :attr:`HAS_SYNC_READ` and :attr:`ANSWER_BAD_CHECKSUM`, and may override :meth:`_write`.
-
-    Parameters
-    ----------
-    path
-        Where the pty is served.
-    positions : dict
-        ``{ID: Present Position}``; each ID is one servo on the bus (torque off, goal there).
+    Parameters as :class:`~servo_emulators.ServoTables` (each servo starts torque off).
 
     Attributes
     ----------
@@ -70,8 +66,6 @@ class BusEmulator(PtyDevice):
         ``{ID: bits}`` set in the error byte of that servo's status packets.
     """
 
-    #: name -> (address, size) of the table entries kept.
-    ENTRIES: Dict[str, Tuple[int, int]] = {}
     BIG_ENDIAN = False
     SIGN_BIT: Optional[int] = None
     HAS_SYNC_READ = False
@@ -80,69 +74,31 @@ class BusEmulator(PtyDevice):
     TABLE_SIZE = 90
 
     def __init__(self, path, positions: Dict[int, int]):
-        self.tables = {servo_id: bytearray(self.TABLE_SIZE) for servo_id in positions}
-        for servo_id, position in positions.items():
-            self._set(servo_id, 'present', position)
-            self._set(servo_id, 'goal', position)
-        self.packets: List[Tuple[int, int, bytes]] = []
-        self.dropped = 0
         self.silent: Set[int] = set()
         self.error_bits: Dict[int, int] = {}
-        self._buffer = bytearray()
-        super().__init__(path)
-        self._initialise()
+        super().__init__(path, positions)
 
-    def _initialise(self) -> None:
-        """Set the table defaults of a subclass (after the tables exist)."""
+    # -- the table: one-byte entries, and two-byte ones in the series' order and sign ---------
 
-    # -- the table ----------------------------------------------------------------------------
-
-    def _to_word(self, value: int) -> bytes:
+    def _encode(self, value: int, size: int) -> bytes:
+        if size == 1:
+            return bytes((value & 0xFF,))
         if self.SIGN_BIT is not None and value < 0:
             value = -value | 1 << self.SIGN_BIT
         return (value & 0xFFFF).to_bytes(2, 'big' if self.BIG_ENDIAN else 'little')
 
-    def _from_word(self, data: bytes) -> int:
+    def _decode(self, data: bytes) -> int:
+        if len(data) == 1:
+            return data[0]
         value = int.from_bytes(data, 'big' if self.BIG_ENDIAN else 'little')
         if self.SIGN_BIT is not None and value >> self.SIGN_BIT & 1:
             return -(value & (1 << self.SIGN_BIT) - 1)
         return value
 
-    def _set(self, servo_id: int, entry: str, value: int) -> None:
-        address, size = self.ENTRIES[entry]
-        data = self._to_word(value) if size == 2 else bytes((value & 0xFF,))
-        self.tables[servo_id][address:address + size] = data
-
-    def get(self, servo_id: int, entry: str) -> int:
-        """Return a table entry of one servo (two-byte entries decoded as the series does)."""
-        address, size = self.ENTRIES[entry]
-        data = bytes(self.tables[servo_id][address:address + size])
-        return self._from_word(data) if size == 2 else data[0]
-
-    def put(self, servo_id: int, entry: str, value: int) -> None:
-        """Set a table entry (test hook: a moved servo, another mode...)."""
-        with self._lock:
-            self._set(servo_id, entry, value)
-
     # -- packets ------------------------------------------------------------------------------
 
-    def feed(self, data: bytes) -> bytes:
-        self._buffer += data
-        reply = bytearray()
-        while True:
-            start = self._buffer.find(b'\xff\xff')
-            if start < 0:
-                del self._buffer[:max(0, len(self._buffer) - 1)]
-                return bytes(reply)
-            del self._buffer[:start]
-            if len(self._buffer) < 4:
-                return bytes(reply)
-            size = self._buffer[3] + 4
-            if len(self._buffer) < size:
-                return bytes(reply)
-            frame = bytes(self._buffer[:size])
-            del self._buffer[:size]
-            reply += self._handle(frame)
+    def _next_frame(self) -> Optional[bytes]:
+        return self._cut_frame(b'\xff\xff', 4, lambda head: head[3] + 4)
 
     def _status(self, servo_id: int, error: int = 0, data: bytes = b'') -> bytes:
         if servo_id in self.silent:
@@ -168,8 +124,7 @@ class BusEmulator(PtyDevice):
         if instruction == 0x01 and not parameters:
             return self._status(servo_id)
         if instruction == 0x02 and len(parameters) == 2:
-            address, size = parameters
-            return self._status(servo_id, 0, bytes(self.tables[servo_id][address:address + size]))
+            return self._status(servo_id, 0, self.table_bytes(servo_id, *parameters))
         if instruction == 0x03 and len(parameters) >= 2:
             return self._status(servo_id, self._write(servo_id, parameters[0], parameters[1:]))
         return self._status(servo_id, self.INSTRUCTION_ERROR)
@@ -178,6 +133,8 @@ class BusEmulator(PtyDevice):
 
     def _write(self, servo_id: int, address: int, data: bytes) -> int:
         """Write ``data`` at ``address``; return the error bits to answer with."""
+        if servo_id in self.silent:
+            return 0   # unpowered: nobody hears it, nobody answers
         self.tables[servo_id][address:address + len(data)] = data
         goal_address = self.ENTRIES['goal'][0]
         if address <= goal_address < address + len(data) and self.get(servo_id, 'torque'):
@@ -185,37 +142,16 @@ class BusEmulator(PtyDevice):
         return 0
 
     def _sync_write(self, parameters: bytes) -> None:
-        address, size = parameters[0], parameters[1]
-        data = parameters[2:]
-        for offset in range(0, len(data) - size, size + 1):
-            servo_id = data[offset]
-            if servo_id in self.tables and servo_id not in self.silent:
-                self._write(servo_id, address, data[offset + 1:offset + 1 + size])
+        self._sync_write_entries(parameters[0], parameters[1], parameters[2:])
 
     def _sync_read(self, parameters: bytes) -> bytes:
-        address, size = parameters[0], parameters[1]
-        reply = bytearray()
-        for servo_id in parameters[2:]:
-            if servo_id in self.tables:
-                reply += self._status(servo_id, 0,
-                                      bytes(self.tables[servo_id][address:address + size]))
-        return bytes(reply)
-
-    def instructions(self, instruction: int) -> List[Tuple[int, bytes]]:
-        """``(ID, parameters)`` of every packet received with ``instruction``."""
-        with self._lock:
-            return [(i, p) for i, ins, p in self.packets if ins == instruction]
+        return self._sync_read_reply(parameters[0], parameters[1], parameters[2:])
 
     def sync_writes(self, address: int) -> List[Dict[int, int]]:
         """Return the values of each SYNC_WRITE to ``address``, as ``{ID: value}``."""
-        found = []
-        for _, parameters in self.instructions(0x83):
-            if parameters[0] != address:
-                continue
-            size, data = parameters[1], parameters[2:]
-            found.append({data[i]: self._from_word(data[i + 1:i + 1 + size]) if size == 2
-                          else data[i + 1] for i in range(0, len(data), size + 1)})
-        return found
+        return [{servo_id: self._decode(value)
+                 for servo_id, value in self.sync_entries(parameters[2:], parameters[1])}
+                for _, parameters in self.instructions(0x83) if parameters[0] == address]
 
     def writes(self, address: int) -> List[Tuple[int, bytes]]:
         """``(ID, data)`` of each single-servo WRITE to ``address``."""
@@ -258,7 +194,7 @@ class Dynamixel1Emulator(BusEmulator):
     def _write(self, servo_id: int, address: int, data: bytes) -> int:
         goal_address = self.ENTRIES['goal'][0]
         if address == goal_address and len(data) >= 2:
-            goal = self._from_word(data[:2])
+            goal = self._decode(data[:2])
             if not self.get(servo_id, 'cw_limit') <= goal <= self.get(servo_id, 'ccw_limit'):
                 return self.ANGLE_LIMIT_ERROR  # not taken
         return super()._write(servo_id, address, data)

@@ -10,7 +10,7 @@ from bus_servo_emulators import Dynamixel1Emulator, packet, replug_after_a_dropp
 from bus_servo_emulators import short_reply
 import dynamixel_sdk as sdk
 import pytest
-from servo_emulators import open_link
+from servo_emulators import link_fixture, open_link
 
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.servo import dynamixel1
@@ -39,9 +39,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('dynamixel1', device.path, SERVOS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('dynamixel1', device, SERVOS)
 
 
 def test_moving_speed_units():

@@ -9,7 +9,7 @@ import math
 from bus_servo_emulators import FeetechEmulator, packet, replug_after_a_dropped_command
 from bus_servo_emulators import short_reply
 import pytest
-from servo_emulators import open_link
+from servo_emulators import check_noise_is_discarded, link_fixture, open_link, TURN_SERVOS
 
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.servo.feetech import FeetechController, FeetechScsController
@@ -17,19 +17,12 @@ from two_bone_ik.servo.servo_link import controller_class, servo_settings, Servo
 
 STEPS_PER_RAD = 4096 / (2 * math.pi)
 
-# STS3215s: shoulder ID 1, 0 rad at 2048 steps, 1 rad/s, 2 rad/s^2; elbow ID 2 reversed,
-# limited to 1024..3072 steps; gripper ID 3.
-STS = {
-    'servos.shoulder.channel': 1, 'servos.shoulder.angle_range': [0.0, 2 * math.pi],
-    'servos.shoulder.output_range': [2048.0, 6144.0],
-    'servos.shoulder.output_limits': [0.0, 4095.0],
-    'servos.shoulder.max_velocity': 1.0, 'servos.shoulder.max_acceleration': 2.0,
-    'servos.elbow.channel': 2, 'servos.elbow.angle_range': [0.0, 2 * math.pi],
-    'servos.elbow.output_range': [2048.0, -2048.0], 'servos.elbow.output_limits': [1024.0, 3072.0],
+# STS3215s: the shoulder (ID 1) and reversed elbow (ID 2) of TURN_SERVOS, and a gripper ID 3.
+STS = dict(TURN_SERVOS, **{
     'servos.gripper.channel': 3, 'servos.gripper.angle_range': [0.0, 2 * math.pi],
     'servos.gripper.output_range': [2048.0, 6144.0],
     'servos.gripper.output_limits': [1500.0, 2500.0],
-}
+})
 JOINTS = ('shoulder', 'elbow', 'gripper')
 START = {1: 2560, 2: 1536, 3: 2048}
 
@@ -51,9 +44,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('feetech', device.path, STS, joints=JOINTS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('feetech', device, STS, joints=JOINTS)
 
 
 @pytest.fixture
@@ -213,14 +204,7 @@ def test_line_noise_between_reads_is_discarded_and_reported(device, link):
     # As on the pyserial protocols: bytes waiting before a request (noise, a late reply) are
     # discarded, so they cannot be read as a status packet, and reported once; the link stays
     # up. (Before the merge with the servo branch's rule, they closed the link.)
-    before = link.poll()
-    device.send_noise(b'\xff\xff\x02')
-    assert link.poll() == before
-    status = link.status()
-    assert status.connected and status.device_errors == 1
-    assert status.last_error == ('3 stray byte(s) from the servo bus discarded before a query '
-                                 '(line noise, or a reply that came late)')
-    assert link.poll() == before and link.status().device_errors == 1
+    check_noise_is_discarded(device, link, b'\xff\xff\x02', 'the servo bus')
 
 
 def test_unplugged_then_replugged_no_replay(device, link):
