@@ -33,9 +33,9 @@ from two_bone_ik.nodes.parameter_schema import ik_parameters, names, SERVO_PARAM
 from two_bone_ik.nodes.parameter_schema import servo_joint_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
-from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.servo.driver import build_driver, protocol_setup, ServoDriver
 from two_bone_ik.servo.servo_settings import default_output_limits
+from two_bone_ik.warning_throttle import WarningThrottle
 
 NODE_NAME = 'two_bone_ik_servo'
 
