@@ -29,6 +29,7 @@ import sys
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
 from rcl_interfaces.msg import SetParametersResult
+from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.exceptions import InvalidTopicNameException
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
 from rclpy.qos import ReliabilityPolicy
@@ -136,14 +137,19 @@ class IkNode(SchemaNode):
         self._trajectory_pub = self._controller_publisher(
             'trajectory_controller', values['trajectory_controller'], 'joint_trajectory',
             JointTrajectory)
-        # Every publisher keeps rclpy's default event handlers: a subscriber asking for a
-        # deadline, manual liveliness or a stricter durability is incompatible with any of them,
-        # and the user should hear about it (bench/node_latency.py measures what they cost).
-        self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED)
-        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE)
-        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE)
+        # The reports go without rclpy's QoS event handlers: each is one more entity in every
+        # wait of the executor (every target pays for it), and a subscriber whose QoS does not
+        # match hears about it from its own side. The command outputs keep theirs.
+        quiet = PublisherEventCallbacks(use_default_callbacks=False)
+        self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED,
+                                                    event_callbacks=quiet)
+        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE,
+                                                 event_callbacks=quiet)
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE,
+                                                      event_callbacks=quiet)
         # Latched, so an RViz that starts later still gets the last picture.
-        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', _LATCHED)
+        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', _LATCHED,
+                                                 event_callbacks=quiet)
 
     def _controller_publisher(self, parameter, controller, topic, msg_type):
         """Return a publisher on ``<controller>/<topic>``, or None without a controller name."""
@@ -298,8 +304,13 @@ class IkNode(SchemaNode):
         self._diagnostics_pub.publish(array)
 
     def _markers_due(self) -> None:
-        """Publish the picture within one marker period (the timer rests while none is due)."""
-        if self._session.picture_due and self._marker_timer.is_canceled():
+        """Publish the picture within one marker period, if someone listens.
+
+        The timer rests while no picture is due or nobody listens; the diagnostics timer wakes
+        it when a subscriber comes.
+        """
+        if (self._session.picture_due and self._marker_timer.is_canceled()
+                and self._marker_pub.get_subscription_count()):
             self._marker_timer.reset()
 
     def _publish_markers(self) -> None:
