@@ -16,7 +16,7 @@ from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_import import arm_from_urdf, chain_from_urdf, UrdfError
 from urdf_arms import (
     DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, joint_xml, link_xml, OFFSET_ZEROS, RAISED_UP,
-    random_desktop_arm, random_planar_arm, robot_xml, SCARA)
+    random_desktop_arm, random_planar_arm, random_readings, robot_xml, SCARA)
 
 SHAPES = tuple(DESKTOP_JOINTS)
 
@@ -60,8 +60,7 @@ def test_pair_plane_and_arm_points(name):
     geometry = arm_from_description(urdf, base, tip)
     rng = np.random.default_rng(3)
     for _ in range(5):
-        readings = [rng.uniform(lo, hi) for lo, hi in zip(geometry.lower_limits,
-                                                          geometry.upper_limits)]
+        readings = random_readings(rng, geometry.lower_limits, geometry.upper_limits)
         plane, wrist = _axes_off(geometry, readings)
         assert isinstance(plane, ArmGeometry)
         base_point, shoulder, elbow, wrist_point, _ = geometry.arm_points(readings)

@@ -19,7 +19,8 @@ from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.chain_kinematics import rotation_about
 from two_bone_ik.solver.desktop import DesktopSolver, DesktopStatus, ON_TARGET
-from urdf_arms import DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, reaches_forward
+from urdf_arms import (
+    DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, random_readings, reaches_forward)
 
 #: The tool point within this of the target, relative to the reach, when reached.
 EXACT = 1e-9
@@ -119,8 +120,7 @@ def test_fixed_arms_reach_exactly(name):
     rng = np.random.default_rng(1)
     reached = 0
     for _ in range(60):
-        readings = [rng.uniform(lo, hi) for lo, hi in zip(geometry.lower_limits,
-                                                          geometry.upper_limits)]
+        readings = random_readings(rng, geometry.lower_limits, geometry.upper_limits)
         target = oracle.tool(readings)
         sol = solver.solve(*target, previous=readings, approach_pitch=-1.0)
         if sol.reachable:
@@ -418,8 +418,7 @@ def test_orientations_of_reachable_poses_are_met(name):
     rng = np.random.default_rng(4)
     met = 0
     for _ in range(80):
-        readings = [rng.uniform(lo, hi) for lo, hi in zip(geometry.lower_limits,
-                                                          geometry.upper_limits)]
+        readings = random_readings(rng, geometry.lower_limits, geometry.upper_limits)
         position, rotation = oracle.pose(readings)
         sol = solver.solve(*position, previous=readings, orientation=_orientation(rotation))
         if sol.status is not DesktopStatus.REACHED:

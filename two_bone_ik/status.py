@@ -43,6 +43,9 @@ class NodeStatus(enum.IntEnum):
     #: A desktop arm with ``use_orientation``: the tool point is on the target, but the asked
     #: approach pitch cannot reach it; the reachable pitch nearest it is commanded.
     APPROACH_ADJUSTED = 14
+    #: Solved, but no motion to it could be planned within the motion limits (e.g. one that
+    #: would last longer than the planner can represent): nothing new commanded.
+    MOTION_FAILED = 15
 
 
 #: Diagnostic level of each status.
@@ -57,11 +60,12 @@ LEVELS = {
     NodeStatus.INVALID_TARGET: ERROR,
     NodeStatus.NO_ARM_DESCRIPTION: ERROR,
     NodeStatus.APPROACH_ADJUSTED: WARN,
+    NodeStatus.MOTION_FAILED: ERROR,
 }
 
 #: Statuses whose target is rejected: no joint command is published.
 REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET,
-                      NodeStatus.NO_ARM_DESCRIPTION})
+                      NodeStatus.NO_ARM_DESCRIPTION, NodeStatus.MOTION_FAILED})
 
 #: Statuses whose target is solved exactly (a command that puts the tip on the target).
 SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED, NodeStatus.APPROACH_ADJUSTED})

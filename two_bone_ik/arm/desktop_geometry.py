@@ -379,6 +379,10 @@ class DesktopGeometry:
         model = self.model
         return chain_pose(model.segments, model.tail, [float(r) for r in readings]).position
 
+    def tip_position(self, readings: Sequence[float]) -> Vector:
+        """Return :meth:`tool_position` (the name a planar ``ArmGeometry`` gives it)."""
+        return self.tool_position(readings)
+
     def arm_points(self, readings: Sequence[float]) -> Tuple[Vector, ...]:
         """Return the base, shoulder, elbow, wrist and tool points in ``base_frame``, m.
 
