@@ -150,6 +150,7 @@ class DesktopSolver:
         #: Most a correction may move a joint (and a Newton step: a trust region), rad.
         self._step_bound = MAX_CORRECTION * math.sqrt(arm.model_error / self.reach)
         self._fast = self._fast_constants()
+        self._wanted = (math.nan, math.nan, math.nan)  # the last wanted pitch, its cos and sin
 
     def _fast_constants(self):
         """Return what :meth:`_solve_fast` reads, as one flat tuple, or None.
@@ -205,7 +206,8 @@ class DesktopSolver:
         rho = _hypot(hu, hn)
         if rho <= near or rho < abs(lateral) - near:
             return None
-        u = _sqrt(max(0.0, (rho - lateral) * (rho + lateral)))
+        u = (rho - lateral) * (rho + lateral)
+        u = _sqrt(u) if u > 0.0 else 0.0
         yaw = d0 * _atan2(lateral * hu - u * hn, u * hu + lateral * hn)
         if not c0:
             yaw = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
@@ -218,9 +220,14 @@ class DesktopSolver:
         previous_q = None if previous is None else (z1 + d1 * p1, z2 + d2 * p2)
         if elbow == 'nearest':
             elbow = _branch_of(previous_q)
-        sol = solve(du - l3 * _cos(wanted), dv - l3 * _sin(wanted), l1, l2, elbow, pair_limits,
-                    False, previous_q)
-        if sol[2] is not _REACHED or not _on_side(sol[1], elbow):
+        if wanted != self._wanted[0]:
+            self._wanted = (wanted, _cos(wanted), _sin(wanted))
+        _, cos_wanted, sin_wanted = self._wanted
+        wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
+        sol = solve(wu, wv, l1, l2, elbow, pair_limits, False,
+                    previous_q if pair_limits is not None or wu == wv == 0.0 else None)
+        # (Without limits the pose is on the asked branch: see _pose_at.)
+        if sol[2] is not _REACHED or pair_limits is not None and not _on_side(sol[1], elbow):
             return None
         q1, q2 = sol[0], sol[1]
         pitch = d3 * (wanted - beta - q1 - q2)
@@ -230,7 +237,7 @@ class DesktopSolver:
                 return None
         elif previous is not None:
             pitch = p3 + _remainder(pitch - p3, _TAU)
-        else:
+        elif not -_PI <= pitch <= _PI:
             pitch = _wrap(pitch)
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
         if previous is not None:
@@ -457,11 +464,14 @@ class DesktopSolver:
         arm = self.arm
         l1, l2 = arm.link_lengths
         l3 = tool.length
-        sol = solve(du - l3 * math.cos(phi), dv - l3 * math.sin(phi), l1, l2, branch,
-                    self._pair_limits, False, previous_q)
+        wu, wv = du - l3 * math.cos(phi), dv - l3 * math.sin(phi)
+        limits = self._pair_limits
+        # The last command matters to solve only with limits (whole turns) or at the origin.
+        sol = solve(wu, wv, l1, l2, branch, limits, False,
+                    previous_q if limits is not None or wu == wv == 0.0 else None)
         # (When no pose on the requested side fits the limits, solve may return an exact one
         # on the other side as REACHED: that is not this branch's.)
-        if sol.status is not _REACHED or not _on_side(sol.q2, branch):
+        if sol.status is not _REACHED or limits is not None and not _on_side(sol.q2, branch):
             return None
         i3 = self._indices[3]
         pitch = fit_reading(arm.directions[i3] * (phi - tool.beta - sol.q1 - sol.q2),
