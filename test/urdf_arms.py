@@ -277,3 +277,14 @@ OFFSET_ZEROS = robot_xml(
               limit='lower="-1.5" upper="1.4"'),
     joint_xml('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
               limit='lower="-1.7" upper="2.0"'))
+
+
+def with_elements(urdf: str, *parts: str) -> str:
+    """Return ``urdf`` with more elements (``link_xml``, ``joint_xml``...) before its end."""
+    return urdf.replace('</robot>', ''.join(parts) + '</robot>')
+
+
+def with_fixed_links(urdf: str, count: int, parent: str = 'base_link') -> str:
+    """Return ``urdf`` with ``count`` more links, each hung from ``parent`` by a fixed joint."""
+    return with_elements(urdf, *(f'<link name="extra{i}"/>' + joint_xml(
+        f'extra_joint{i}', 'fixed', parent, f'extra{i}') for i in range(count)))
