@@ -3,22 +3,20 @@
 :func:`run_node` is what ``main()`` of each node module calls. It guards against the start-up
 and shutdown problems seen on Jazzy and Kilted:
 
-- Ctrl-C during start-up: :mod:`two_bone_ik.nodes.entry_points` ends the process quietly while
-  it imports, and remembers the interrupt while the node is built (rclpy is initialised without
-  its signal handlers until the node and its executor exist: a signal inside rclpy's executor
-  constructor left a half-built executor that printed an error when collected). Once spinning,
-  rclpy's own handler shuts the context down and ``spin`` returns at a clean point (Python's
-  default handler raised ``KeyboardInterrupt`` wherever the main thread happened to be).
-- A malformed params file: one readable line naming the file and what is wrong (checked here
-  before rcl reads it; whatever rcl still refuses is reported in one line without rcl's C source
-  locations), not rcl's ``Failed to parse global arguments`` log line plus a second line.
+- Ctrl-C: held back (SIGINT blocked, see :mod:`two_bone_ik.nodes`) while the node's modules are
+  imported and the node is built, so that none lands inside an import or a half-built executor.
+  Then it is let through to rclpy's handler, which shuts the context down so that ``spin``
+  returns at a clean point; a Ctrl-C held back meanwhile lands then. Exit code 0 either way.
+- A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
+  node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
+- A malformed params file or an argument that is not UTF-8: one readable line naming the file
+  and what is wrong (checked here before rcl reads it; whatever rcl still refuses is reported
+  in one line without rcl's C source locations), not rcl's log line plus a traceback.
 - A params file none of whose sections applies to the node: a warning listing its keys.
 - A SIGINT or SIGTERM that lands while a callback publishes makes the publish raise rcl's
   ``publisher's context is invalid``: once the context is shut down that is a normal exit.
 - A bad configuration: one line naming the parameter on stderr, exit code 2, and no teardown of
   the half-started node (see :data:`EXIT_BAD_CONFIG`).
-- A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
-  node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
 """
 
 import gc
@@ -34,10 +32,10 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import install_signal_handlers, SignalHandlerOptions
 
-from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
-from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
+from two_bone_ik.arm.params_file import check_command_line, parameters_for_node
+from two_bone_ik.arm.params_file import params_files_in_arguments, read_params_file
 from two_bone_ik.config_error import ConfigError
-from two_bone_ik.nodes.entry_points import install_quiet_interrupt, interrupted, set_phase
+from two_bone_ik.nodes import hold_interrupts
 
 #: Exit code for a command line or params file that cannot be used, or an invalid parameter.
 EXIT_BAD_CONFIG = 2
@@ -115,20 +113,22 @@ def run_node(name: str, make_node: Callable[[], Node],
     RuntimeError
         An rcl error while the context is still valid (a real failure, not a shutdown race).
     """
-    install_quiet_interrupt()
+    hold_interrupts()  # as the entry points do, for a caller of main() that did not
+    if signal.SIGINT in signal.sigpending():
+        return 0  # Ctrl-C while the node's modules were imported: nothing started yet
     command_line = sys.argv if args is None else args
     params_files = params_files_in_arguments(command_line)
     try:
+        check_command_line(command_line)
         for path in params_files:
             read_params_file(path)
-    except ParamsFileError as error:
+    except ConfigError as error:
         print(f'{name}: cannot start: {error}', file=sys.stderr)
         return EXIT_BAD_CONFIG
     failure = _init_rclpy(args)
     if failure is not None:
         print(f'{name}: cannot start: {failure}', file=sys.stderr)
         return EXIT_BAD_CONFIG
-    set_phase('starting')
     node = None
     executor = None
     try:
@@ -136,18 +136,19 @@ def run_node(name: str, make_node: Callable[[], Node],
         _warn_unmatched_params_files(node, params_files)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        # From here on a signal is rclpy's: it shuts the context down and spin returns.
+        # Ctrl-C is rclpy's from here on. Python's handler, which rclpy's chains to, must not
+        # raise KeyboardInterrupt wherever the main thread happens to be.
+        signal.signal(signal.SIGINT, lambda signum, frame: None)
         install_signal_handlers(SignalHandlerOptions.ALL)
-        set_phase('spinning')
-        if not interrupted():
-            # Start-up objects live for good: keep the garbage collector from rescanning them.
-            gc.freeze()
-            executor.spin()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held one lands now
+        # Start-up objects live for good: keep the garbage collector from rescanning them.
+        gc.freeze()
+        executor.spin()
     except ConfigError as error:
         print(f'{name}: invalid parameter {error}', file=sys.stderr, flush=True)
         sys.stdout.flush()
         os._exit(EXIT_BAD_CONFIG)
-    except (KeyboardInterrupt, ExternalShutdownException):
+    except ExternalShutdownException:
         pass
     except RuntimeError:
         # rcl's "context is invalid" from a publish, because a signal shut the context down
