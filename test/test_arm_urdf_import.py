@@ -15,7 +15,8 @@ import pytest
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, MAX_DESCRIPTION_LENGTH
-from two_bone_ik.arm.urdf_import import MAX_JOINTS, MAX_LINKS, UrdfError
+from two_bone_ik.arm.urdf_import import MAX_JOINT_ELEMENTS, MAX_JOINTS, MAX_LINKS, MAX_TAGS
+from two_bone_ik.arm.urdf_import import UrdfError
 from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
 from two_bone_ik.status import NodeStatus
 from two_bone_ik.target_solver import TargetSolver
@@ -362,35 +363,62 @@ def test_velocity_zero_or_infinite_means_no_velocity_limit():
 
 
 def _fail_if_parsed(*args, **kwargs):
-    raise AssertionError('urdf_parser_py was asked to parse it')
+    raise AssertionError('the parser was asked to parse it')
+
+
+def _heavy_link(count):
+    return ('<link name="heavy">' + '<visual><geometry><box size="1 1 1"/></geometry></visual>'
+            * count + '</link>')
 
 
 @pytest.mark.parametrize('text, pattern', [
     (with_fixed_links(SCARA, MAX_LINKS - 4), rf'^robot_description: {MAX_LINKS + 1} <link> '
                                              rf'elements; at most {MAX_LINKS} are read$'),
-    (with_elements(SCARA, *(f'<link name="l{i}"/>' for i in range(200_000))),
-     rf'^robot_description: 200005 <link> elements; at most {MAX_LINKS} are read$'),
     (with_elements(SCARA, *(_joint(f'j{i}', 'base_link', 'tool0') for i in range(MAX_JOINTS))),
      rf'^robot_description: {MAX_JOINTS + 4} <joint> elements; at most {MAX_JOINTS} are read$'),
-], ids=['one_link_too_many', 'hundreds_of_thousands', 'joints'])
+    (SCARA.replace('<axis xyz="0 0 1"/>', '<dynamics/>' * MAX_JOINT_ELEMENTS, 1),  # and 15 others
+     rf'^robot_description: {MAX_JOINT_ELEMENTS + 15} elements inside <joint>s; at most '
+     rf'{MAX_JOINT_ELEMENTS} are read$'),
+], ids=['one_link_too_many', 'joints', 'inside_joints'])
 def test_too_many_links_or_joints_are_refused_before_the_slow_parse(monkeypatch, text, pattern):
-    # urdf_parser_py takes about 0.1-0.3 ms per link (96 s for a few hundred thousand), so
-    # such a description is refused from its element count, before the parser sees it.
+    # urdf_parser_py takes about 0.03-0.3 ms per element (96 s for a few hundred thousand
+    # links), so such a description is refused from its counts, before that parser sees it.
     monkeypatch.setattr(urdf_model.URDF, 'from_xml_string', _fail_if_parsed)
     with pytest.raises(UrdfError, match=pattern):
         arm_from_urdf(text, 'base_link', 'tool0')
 
 
+@pytest.mark.parametrize('text, pattern', [
+    (with_elements(SCARA, *(f'<link name="l{i}"/>' for i in range(200_000))),
+     rf"^robot_description: 200047 tags \('<'\); at most {MAX_TAGS} are read$"),
+    (with_elements(SCARA, _heavy_link(MAX_TAGS // 5)),  # 5 tags a visual, 2 for the link
+     rf"^robot_description: 200049 tags \('<'\); at most {MAX_TAGS} are read$"),
+    (SCARA + ' ' * (MAX_DESCRIPTION_LENGTH + 1 - len(SCARA)),
+     rf'^robot_description: {MAX_DESCRIPTION_LENGTH + 1} characters; at most '
+     rf'{MAX_DESCRIPTION_LENGTH} are read$'),
+], ids=['200000_links', '40000_visuals', 'too_long'])
+def test_too_large_a_description_is_refused_before_the_xml_parse(monkeypatch, text, pattern):
+    monkeypatch.setattr('xml.etree.ElementTree.fromstring', _fail_if_parsed)
+    with pytest.raises(UrdfError, match=pattern):
+        arm_from_urdf(text, 'base_link', 'tool0')
+
+
+def test_only_joints_and_link_names_reach_the_urdf_parser(monkeypatch):
+    # Whatever the links hold (inertials, any number of visuals), the parser's time depends on
+    # the joints and the number of links only.
+    parsed = []
+    parse = urdf_model.URDF.from_xml_string
+    monkeypatch.setattr(urdf_model.URDF, 'from_xml_string',
+                        lambda text: parsed.append(text) or parse(text))
+    text = with_elements(RAISED_UP, _heavy_link(30_000))
+    assert arm_from_urdf(text, 'base_link').joint_names == ('joint1', 'joint2')
+    assert [tag in parsed[0] for tag in ('<joint', '<link', '<visual', '<inertial',
+                                         '<gazebo', '<transmission', '<ros2_control')] == [
+        True, True, False, False, False, False, False]
+
+
 def test_a_description_at_the_limits_is_read():
     text = with_fixed_links(SCARA, MAX_LINKS - 5)  # SCARA has 5 links and 4 joints
+    text = with_elements(text, '<!--' + '<' * (MAX_TAGS - text.count('<') - 1) + '-->')
     text += ' ' * (MAX_DESCRIPTION_LENGTH - len(text))
     assert arm_from_urdf(text, 'base_link', 'tool0').joint_names == ('joint1', 'joint2')
-
-
-def test_too_long_a_description_is_refused_before_the_xml_parse(monkeypatch):
-    text = SCARA + ' ' * (MAX_DESCRIPTION_LENGTH + 1 - len(SCARA))
-    monkeypatch.setattr('xml.etree.ElementTree.fromstring', _fail_if_parsed)
-    with pytest.raises(UrdfError, match=rf'^robot_description: {MAX_DESCRIPTION_LENGTH + 1} '
-                                        rf'characters; at most {MAX_DESCRIPTION_LENGTH} are '
-                                        r'read$'):
-        arm_from_urdf(text, 'base_link', 'tool0')

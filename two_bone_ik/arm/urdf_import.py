@@ -16,11 +16,11 @@ and does not count (it is taken at 0). Everything is derived from the joints at 
 
 Anything else (malformed XML, a missing link, a link not below the base, a prismatic, floating
 or planar joint on the chain, a third movable joint, skew axes, joints that do not form a tree, a
-NaN or negative ``<limit>``, a non-finite or huge origin, more than :data:`MAX_LINKS` links or
-:data:`MAX_JOINTS` joints, a text longer than :data:`MAX_DESCRIPTION_LENGTH`) raises
-:class:`UrdfError` with one line naming the links or joints, and nothing on stderr. Parsing uses
-``urdf_parser_py`` (PyPI ``urdfdom-py``); its "Unknown tag" lines for ``<ros2_control>``,
-``<gazebo>`` and the like are kept off stderr.
+NaN or negative ``<limit>``, a non-finite or huge origin, a description too large: see
+:data:`MAX_DESCRIPTION_LENGTH`, :data:`MAX_TAGS`, :data:`MAX_LINKS`, :data:`MAX_JOINTS` and
+:data:`MAX_JOINT_ELEMENTS`) raises :class:`UrdfError` with one line naming the links or joints,
+and nothing on stderr. Parsing uses ``urdf_parser_py`` (PyPI ``urdfdom-py``) on the joints and
+the links' names only (see :func:`parse_urdf`), quietly.
 """
 
 import math
@@ -37,18 +37,20 @@ from two_bone_ik.config_error import ConfigError
 #: would move the tip off the plane by more than 1e-9 of the arm's reach.
 PARALLEL_TOLERANCE = 1e-9
 
-#: Longest description read (characters): a 20 MB one padded with comments or meshes' metadata
-#: is read in well under a second; beyond this one is refused before XML parsing.
+#: Longest description read (characters), and most tags (``<``) in it: the XML parser takes
+#: about 0.1 s over a 20 MB comment and 1-5 us per element. Checked before it runs.
 MAX_DESCRIPTION_LENGTH = 32 * 1024 * 1024
+MAX_TAGS = 200_000
 
-#: Most ``<link>`` elements, and most ``<joint>`` elements, read: urdf_parser_py takes about
-#: 0.1-0.3 ms per element (a robot description topic's callback would block that long), and
-#: real robots have tens to a few hundred. Counted before that parser runs.
+#: Most ``<link>`` elements, and most ``<joint>`` elements, read; and most elements inside the
+#: joints (a joint has at most 9 kinds of child). urdf_parser_py takes about 0.03-0.3 ms per
+#: element (a robot description topic's callback would block that long), and real robots have
+#: tens to a few hundred links. Counted before that parser runs.
 MAX_LINKS = 1000
 MAX_JOINTS = 1000
+MAX_JOINT_ELEMENTS = 10 * MAX_JOINTS
 
 _MOVABLE = ('revolute', 'continuous')
-_KINEMATIC_TAGS = ('link', 'joint', 'material')
 _REFUSED = ('prismatic', 'floating', 'planar')
 
 
@@ -71,13 +73,40 @@ def _matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
     return transform
 
 
+def _kinematic_tree(root) -> None:
+    """Cut a parsed ``<robot>`` down to what the kinematics need; refuse one too large.
+
+    Kept: the ``<joint>`` elements and the links' names. The rest (the links' inertials,
+    visuals and collisions, materials, ``<ros2_control>``, ``<gazebo>``, ``<transmission>``,
+    extensions) plays no part: the parser would take time over any number of them, print
+    "Unknown tag" lines for some or refuse a transmission that robot_state_publisher accepts.
+
+    Raises
+    ------
+    UrdfError
+        Above :data:`MAX_LINKS` links, :data:`MAX_JOINTS` joints or
+        :data:`MAX_JOINT_ELEMENTS` elements inside the joints.
+    """
+    for element in list(root):
+        if element.tag == 'link':
+            del element[:]
+        elif element.tag != 'joint':
+            root.remove(element)
+    links = sum(1 for _ in root.iterfind('link'))
+    joints = list(root.iterfind('joint'))
+    inside = sum(1 for joint in joints for _ in joint.iter()) - len(joints)
+    for count, most, what in ((links, MAX_LINKS, '<link> elements'),
+                              (len(joints), MAX_JOINTS, '<joint> elements'),
+                              (inside, MAX_JOINT_ELEMENTS, 'elements inside <joint>s')):
+        if count > most:
+            raise UrdfError(f'robot_description: {count} {what}; at most {most} are read')
+
+
 def parse_urdf(text: str):
     """Parse the kinematics of a URDF document with ``urdf_parser_py``, quietly.
 
-    Only ``<link>``, ``<joint>`` and ``<material>`` elements are handed to the parser: the rest
-    (``<ros2_control>``, ``<gazebo>``, ``<transmission>``, extensions) play no part in the
-    kinematics, and the parser would print "Unknown tag" lines for them or refuse a
-    transmission that robot_state_publisher accepts. Its warnings are kept off stderr.
+    Only the ``<joint>`` elements and the links' names are handed to the parser (see
+    :func:`_kinematic_tree`). Its warnings are kept off stderr.
 
     Returns
     -------
@@ -90,23 +119,17 @@ def parse_urdf(text: str):
     """
     if not isinstance(text, str) or not text.strip():
         raise UrdfError('robot_description: empty')
-    if len(text) > MAX_DESCRIPTION_LENGTH:
-        raise UrdfError(f'robot_description: {len(text)} characters; at most '
-                        f'{MAX_DESCRIPTION_LENGTH} are read')
+    for count, most, what in ((len(text), MAX_DESCRIPTION_LENGTH, 'characters'),
+                              (text.count('<'), MAX_TAGS, "tags ('<')")):
+        if count > most:
+            raise UrdfError(f'robot_description: {count} {what}; at most {most} are read')
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as error:
         raise UrdfError(f'robot_description: not valid XML: {error}') from None
     if root.tag != 'robot':
         raise UrdfError(f'robot_description: the root element is <{root.tag}>, not <robot>')
-    for element in list(root):
-        if element.tag not in _KINEMATIC_TAGS:
-            root.remove(element)
-    for tag, most in (('link', MAX_LINKS), ('joint', MAX_JOINTS)):
-        count = sum(1 for _ in root.iterfind(tag))
-        if count > most:
-            raise UrdfError(f'robot_description: {count} <{tag}> elements; at most {most} are '
-                            'read')
+    _kinematic_tree(root)
     try:
         from urdf_parser_py import urdf as urdf_model
         from urdf_parser_py.xml_reflection import core
