@@ -65,10 +65,6 @@ ARM_PARAMETERS = (
         'when there is exactly one.'),
 )
 
-#: Geometry parameters a URDF replaces.
-GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
-                       'joint_zero_angles', 'joint_directions')
-
 _INF = float('inf')
 
 #: Where the arm is at start when nothing measures it, shared by the IK node and the sim.
@@ -224,6 +220,13 @@ SERVO_PARAMETERS = (
         'Joints driven, as named in joint_commands and joint_states; each has its '
         'servos.<joint>.* parameters.', 'distinct non-empty names'),
     ParameterSpec(
+        'calibration_file', STRING, '',
+        'A LeRobot calibration JSON (motor name -> id, drive_mode, homing_offset, range_min, '
+        "range_max): each joint takes the motor of its name, angles in LeRobot's degrees mode "
+        '(in radians), commands clamped to [range_min, range_max]. servos.<joint>.* '
+        'parameters given replace its values. Empty: none.',
+        'a readable LeRobot calibration file; protocols with position servos'),
+    ParameterSpec(
         'move_time', DOUBLE, 0.02,
         'ssc32u only: T of each group move, seconds (the time the SSC-32U takes to reach '
         'the new targets); near the command period, so streamed commands blend.',
@@ -241,12 +244,13 @@ def servo_joint_parameters(joint: str) -> tuple:
     return (
         ParameterSpec(
             prefix + 'channel', INTEGER, -1,
-            'Servo channel of the joint on the controller; the motor ID for dynamixel.',
+            'Servo channel of the joint on the controller; the motor ID for dynamixel. '
+            "Default: the calibration_file motor's id.",
             'maestro 0-23, ssc32u 0-31, dynamixel 0-252; distinct'),
         ParameterSpec(
             prefix + 'angle_range', DOUBLES, [0.0, 0.0],
-            'Two joint angles of the calibration, rad.', '2 different finite angles',
-            length=2),
+            'Two joint angles of the calibration, rad. With output_range, replaces the '
+            "calibration_file's mapping.", '2 different finite angles', length=2),
         ParameterSpec(
             prefix + 'output_range', DOUBLES, [0.0, 0.0],
             'Device outputs at those two angles: pulse width in µs (maestro, ssc32u) or '
@@ -255,8 +259,8 @@ def servo_joint_parameters(joint: str) -> tuple:
         ParameterSpec(
             prefix + 'output_limits', DOUBLES, [0.0, 0.0],
             'Lowest and highest device output ever sent; commands beyond are clamped. '
-            'Default: the ends of output_range.', 'lower <= upper, within the controller',
-            length=2),
+            "Default: the calibration_file motor's [range_min, range_max], else the ends of "
+            'output_range.', 'lower <= upper, within the controller', length=2),
         ParameterSpec(
             prefix + 'max_velocity', DOUBLE, 1.0,
             'Joint speed limit the controller enforces, rad/s (maestro Set Speed, ssc32u S, '
@@ -266,4 +270,10 @@ def servo_joint_parameters(joint: str) -> tuple:
             'Joint acceleration limit the controller enforces, rad/s^2 (maestro Set '
             'Acceleration, dynamixel Profile Acceleration; ssc32u has none); 0 for none.',
             bounds=(0.0, 100000.0)),
+        ParameterSpec(
+            prefix + 'plus_joint', STRING, '',
+            'Another joint whose angle this servo adds (a parallel-linkage forearm: the servo '
+            'sets q_joint + q_plus_joint). Commands and read-back convert both ways; a command '
+            'moving only plus_joint moves this servo too. Empty: not coupled.',
+            'one of joints, not this one, no circle'),
     )

@@ -55,11 +55,11 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
 from two_bone_ik.nodes.parameters import ParameterError, SchemaNode, warn_unknown_overrides
-from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.sim.arm_sim import ArmSim, SimError
 from two_bone_ik.sim.controller_commands import CommandRejected, position_command
 from two_bone_ik.sim.controller_commands import trajectory_command
 from two_bone_ik.sim.trajectory_follower import TrajectoryFollower, TrajectoryPoint
+from two_bone_ik.warning_throttle import WarningThrottle
 
 NODE_NAME = 'two_bone_ik_sim'
 
