@@ -9,7 +9,7 @@ from pathlib import Path
 import signal
 
 import pytest
-from ros_harness import NodeProcess, wait_until
+from ros_harness import NodeProcess, signal_while_stopping, wait_until
 
 
 def wait_for_library(pid, name, timeout=30.0):
@@ -45,3 +45,15 @@ def test_ctrl_c_during_start_up_exits_quietly(domain, tmp_path, module, library)
     noise = [line for line in (process.stdout + process.stderr).splitlines()
              if line.strip() and '[INFO]' not in line]
     assert noise == [], process.output()
+
+
+@pytest.mark.parametrize('module', ['two_bone_ik', 'two_bone_ik.nodes.sim_node'])
+def test_ctrl_c_while_the_node_is_built_exits_quietly(domain, tmp_path, module):
+    # The SIGINT lands as the node's constructor starts, rclpy initialised. Let through to
+    # rclpy just before spinning, it left the node waiting for good on Kilted (rclpy woke the
+    # executor before it shut the context down): now the node is torn down without spinning.
+    with NodeProcess(module, domain_id=domain, log_dir=tmp_path, name='building',
+                     env_extra=signal_while_stopping('building')) as process:
+        assert process.wait() == 0, process.output()
+    assert 'Traceback' not in process.stderr + process.stdout, process.output()
+    assert 'ready: ' in process.stderr, process.output()  # it was built, then torn down

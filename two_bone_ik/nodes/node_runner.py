@@ -4,9 +4,10 @@
 and shutdown problems seen on Jazzy and Kilted:
 
 - Ctrl-C: held back (SIGINT blocked, see :mod:`two_bone_ik.nodes`) while the node's modules are
-  imported and the node is built, so that none lands inside an import or a half-built executor.
-  Then it is let through to rclpy's handler, which shuts the context down so that ``spin``
-  returns at a clean point; a Ctrl-C held back meanwhile lands then. Exit code 0 either way.
+  imported and the node is built, so that none lands inside an import or a half-built executor;
+  one held back ends the process before rclpy starts, or tears the built node down without
+  spinning. Then it is let through to rclpy's handler, which shuts the context down so that
+  ``spin`` returns at a clean point. Exit code 0 in every case.
 - A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
   node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
 - A malformed params file or an argument that is not UTF-8: one readable line naming the file
@@ -35,7 +36,7 @@ from rclpy.signals import install_signal_handlers, SignalHandlerOptions
 from two_bone_ik.arm.params_file import check_command_line, parameters_for_node
 from two_bone_ik.arm.params_file import params_files_in_arguments, read_params_file
 from two_bone_ik.config_error import ConfigError
-from two_bone_ik.nodes import hold_interrupts
+from two_bone_ik.nodes import hold_interrupts, interrupt_held
 
 #: Exit code for a command line or params file that cannot be used, or an invalid parameter.
 EXIT_BAD_CONFIG = 2
@@ -114,7 +115,7 @@ def run_node(name: str, make_node: Callable[[], Node],
         An rcl error while the context is still valid (a real failure, not a shutdown race).
     """
     hold_interrupts()  # as the entry points do, for a caller of main() that did not
-    if signal.SIGINT in signal.sigpending():
+    if interrupt_held():
         return 0  # Ctrl-C while the node's modules were imported: nothing started yet
     command_line = sys.argv if args is None else args
     params_files = params_files_in_arguments(command_line)
@@ -136,14 +137,18 @@ def run_node(name: str, make_node: Callable[[], Node],
         _warn_unmatched_params_files(node, params_files)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        # Ctrl-C is rclpy's from here on. Python's handler, which rclpy's chains to, must not
-        # raise KeyboardInterrupt wherever the main thread happens to be.
-        signal.signal(signal.SIGINT, lambda signum, frame: None)
+        # Ctrl-C is rclpy's from here on: it shuts the context down and spin returns at a clean
+        # point. It chains to Python's handler, which only notes it (see hold_interrupts): no
+        # KeyboardInterrupt wherever the main thread happens to be.
         install_signal_handlers(SignalHandlerOptions.ALL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held one lands now
-        # Start-up objects live for good: keep the garbage collector from rescanning them.
-        gc.freeze()
-        executor.spin()
+        # One held back while the node was built is not let through: on Kilted, rclpy wakes
+        # the executor before it shuts the context down, and a spin that had just begun
+        # missed the shutdown and waited for good. The node is torn down without spinning.
+        if not interrupt_held():
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            # Start-up objects live for good: keep the garbage collector from rescanning them.
+            gc.freeze()
+            executor.spin()
     except ConfigError as error:
         print(f'{name}: invalid parameter {error}', file=sys.stderr, flush=True)
         sys.stdout.flush()
