@@ -1,23 +1,16 @@
 """The process entry point every node shares: start rclpy, spin one node, leave quietly.
 
-:func:`run_node` is what ``main()`` of each node module calls. It guards against the start-up
-and shutdown problems seen on Jazzy and Kilted:
+:func:`run_node` is what ``main()`` of each node module calls. What it guards against (seen on
+Jazzy and Kilted):
 
-- Ctrl-C: held back (SIGINT blocked, see :mod:`two_bone_ik.nodes`) while the node's modules are
-  imported and the node is built, so that none lands inside an import or a half-built executor;
-  one held back ends the process before rclpy starts, or tears the built node down without
-  spinning. Then it is let through to rclpy's handler, which shuts the context down so that
-  ``spin`` returns at a clean point. Exit code 0 in every case.
-- A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
-  node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
-- A malformed params file or an argument that is not UTF-8: one readable line naming the file
-  and what is wrong (checked here before rcl reads it; whatever rcl still refuses is reported
-  in one line without rcl's C source locations), not rcl's log line plus a traceback.
-- A params file none of whose sections applies to the node: a warning listing its keys.
-- A SIGINT or SIGTERM that lands while a callback publishes makes the publish raise rcl's
-  ``publisher's context is invalid``: once the context is shut down that is a normal exit.
-- A bad configuration: one line naming the parameter on stderr, exit code 2, and no teardown of
-  the half-started node (see :data:`EXIT_BAD_CONFIG`).
+- Ctrl-C before the node spins: held back (see :func:`two_bone_ik.nodes.hold_interrupts`), then
+  a quiet exit 0: before rclpy starts, or with the built node torn down without spinning.
+- Ctrl-C while spinning: rclpy's, so ``spin`` returns at a clean point; a second one while the
+  node stops (``ros2 launch`` forwards the terminal's) is ignored. SIGTERM keeps its meaning.
+- A params file or an argument rcl cannot use: one line, not rcl's log line or a traceback.
+- A params file with no section for the node: a warning listing its keys.
+- A signal inside a callback's publish (rcl's ``publisher's context is invalid``): a normal exit.
+- A bad parameter: one line naming it, exit code 2 (see :data:`EXIT_BAD_CONFIG`).
 """
 
 import gc
@@ -137,13 +130,10 @@ def run_node(name: str, make_node: Callable[[], Node],
         _warn_unmatched_params_files(node, params_files)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        # Ctrl-C is rclpy's from here on: it shuts the context down and spin returns at a clean
-        # point. It chains to Python's handler, which only notes it (see hold_interrupts): no
-        # KeyboardInterrupt wherever the main thread happens to be.
+        # Ctrl-C is rclpy's from here on (chained to Python's, which only notes it).
         install_signal_handlers(SignalHandlerOptions.ALL)
-        # One held back while the node was built is not let through: on Kilted, rclpy wakes
-        # the executor before it shuts the context down, and a spin that had just begun
-        # missed the shutdown and waited for good. The node is torn down without spinning.
+        # One held back is not let through: on Kilted, rclpy wakes the executor before it
+        # shuts the context down, and a spin just begun missed that and waited for good.
         if not interrupt_held():
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             # Start-up objects live for good: keep the garbage collector from rescanning them.
