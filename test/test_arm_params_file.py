@@ -13,6 +13,7 @@ from two_bone_ik.arm.params_file import node_key_matches
 from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
 from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
 from two_bone_ik.config_error import ConfigError
+import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
 
@@ -233,3 +234,14 @@ def test_command_line_arguments_that_are_not_utf8_are_refused():
                                           r'line 2, column 13$'):
         check_command_line(['node', '--ros-args', '-p', description])
     check_command_line(['node', '--ros-args', '-p', 'robot_description:=<robot name="é"/>'])
+
+
+def test_reads_the_tuples_launch_ros_writes_as_rcl_does(tmp_path):
+    # launch_ros turns the lists of a Node(parameters=[{...}]) dict into tuples and writes them
+    # with yaml.dump: '!!python/tuple' sequences, which rcl reads as plain arrays.
+    path = tmp_path / 'launch_params_x'
+    path.write_text(yaml.dump({'/**': {'ros__parameters': {
+        'joint_lower_limits': (-math.inf, -1.0), 'joint_names': ('a', 'b'), 'elbow': 'up'}}}))
+    assert '!!python/tuple' in path.read_text()
+    assert read_params_file(path) == [('/**', {'joint_lower_limits': [-math.inf, -1.0],
+                                               'joint_names': ['a', 'b'], 'elbow': 'up'})]

@@ -447,3 +447,134 @@ def test_without_an_arm_targets_are_answered_no_arm_description():
     answer = session.target('', 0.5, 0.3, SCARA_Z)
     assert answer.result.status is NodeStatus.NO_ARM_DESCRIPTION and answer.command is None
     assert answer.logs[0].text.startswith('NO_ARM_DESCRIPTION: ')
+
+
+# -- jogging --------------------------------------------------------------------------------
+
+UNLIMITED_MOTION = {'max_joint_velocity': [math.inf] * 2,
+                    'max_joint_acceleration': [math.inf] * 2, 'max_joint_jerk': [math.inf] * 2}
+
+
+def jog(session, clock, linear, periods, refresh=0.1):
+    """Send ``linear`` every ``refresh`` s and run the pacer for ``periods``; return the tips."""
+    tips = []
+    next_twist = [clock()]
+
+    def step():
+        if clock() >= next_twist[0]:
+            session.twist('', linear, (0.0, 0.0, 0.0))
+            next_twist[0] += refresh
+        tick = session.tick()
+        if tick.command is not None:
+            tips.append(np.array(session.solver.geometry.tip_position(tick.command.position)))
+        pacer.set_period(tick.period)
+        return len(tips) < periods and tick.more
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    return tips
+
+
+def test_a_twist_moves_the_tip_at_its_velocity_in_base_frame():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist('', (0.05, -0.02, 0.0), (0.0, 0.0, 0.0))
+    assert answer.wake and answer.result.status is NodeStatus.REACHED
+    tips = jog(session, clock, (0.05, -0.02, 0.0), 50)
+    expected = np.array([0.3, 0.1, 0.0]) + np.outer(np.arange(1, 51) * PERIOD, (0.05, -0.02, 0))
+    np.testing.assert_allclose(tips, expected, atol=1e-9)
+    assert dict(session.status(answer)[2])['jog'] == 'following'
+
+
+def test_the_jog_ends_when_twists_stop_for_the_timeout():
+    session, clock = new_session(**UNLIMITED_MOTION, twist_timeout=0.2)
+    session.target('', 0.3, 0.1, 0.0)
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    tips = []
+
+    def step():
+        tick = session.tick()
+        if tick.command is not None:
+            tips.append(session.solver.geometry.tip_position(tick.command.position))
+        return tick.more
+
+    Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False).run_burst()
+    # Moved for 0.2 s (within a period), then the pacer went idle.
+    assert abs(len(tips) * PERIOD - 0.2) <= PERIOD + 1e-9
+    assert tips[-1] == pytest.approx((0.3 + 0.05 * len(tips) * PERIOD, 0.1, 0.0), abs=1e-9)
+    assert not session.moving and session.tick().command is None
+
+
+def test_a_jog_past_the_reach_slides_along_the_boundary():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.5, 0.0, 0.0)
+    # Outward and up: it reaches the circle of radius 0.55, then slides up along it.
+    tips = jog(session, clock, (0.2, 0.2, 0.0), 150)
+    radii = np.hypot(np.array(tips)[:, 0], np.array(tips)[:, 1])
+    assert radii.max() <= 0.55 + 1e-9
+    assert np.abs(radii[-40:] - 0.55).max() <= 1e-9  # on the boundary
+    angles = np.arctan2(np.array(tips)[-40:, 1], np.array(tips)[-40:, 0])
+    assert np.all(np.diff(angles) > 0.0)  # still moving: sliding, not stopped dead
+    answer = session.twist('', (0.2, 0.2, 0.0), (0.0, 0.0, 0.0))
+    level, text, values = session.status(answer)
+    assert dict(values)['jog'] == 'sliding' and 'sliding along the boundary' in text
+    assert answer.result.status is NodeStatus.OUT_OF_REACH
+
+
+def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
+    session, clock = new_session(**UNLIMITED_MOTION, joint_lower_limits=[-0.5, -2.0],
+                                 joint_upper_limits=[0.5, 2.0])
+    session.target('', 0.4, 0.1, 0.0)
+    tips = jog(session, clock, (0.0, 0.3, 0.0), 200)
+    readings = [session.solver.solve('', *tip).readings for tip in tips]
+    assert max(r[0] for r in readings) <= 0.5 + 1e-9
+    assert np.linalg.norm(tips[-1] - tips[-10]) > 1e-3  # it slides
+
+
+def test_jogging_with_motion_limits_stays_within_them():
+    session, clock = new_session()
+    session.target('', 0.3, 0.1, 0.0)
+    stream(session, clock)
+    sent = []
+
+    def step():
+        if len(sent) % 10 == 0:
+            session.twist('', (0.0, 0.1, 0.0), (0.0, 0.0, 0.0))
+        tick = session.tick()
+        if tick.command is not None:
+            sent.append(Sent(clock(), tick))
+        pacer.set_period(tick.period)
+        return tick.more and len(sent) < 150
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    sent += stream(session, clock)  # twists stopped: it comes to rest
+    check_motion_limits(sent)
+    check_real_time_velocity(sent)
+    assert sent[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize('frame, linear, status', [
+    ('world', (0.1, 0.0, 0.0), NodeStatus.WRONG_FRAME),
+    ('', (math.nan, 0.0, 0.0), NodeStatus.INVALID_TARGET),
+    ('', (1e300, 0.0, 0.0), NodeStatus.INVALID_TARGET),
+])
+def test_twists_the_session_cannot_use_move_nothing(frame, linear, status):
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist(frame, linear, (0.0, 0.0, 0.0))
+    assert answer.result.status is status and not answer.wake
+    assert answer.logs and answer.logs[0].text.startswith('target_twist refused: ')
+    assert session.tick().command is None
+
+
+def test_a_target_or_stop_ends_the_jog():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert session.tick().more
+    session.target('', 0.2, 0.2, 0.0)
+    assert not session.tick().more
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    session.stop()
+    assert not session.tick().more

@@ -1,4 +1,4 @@
-"""Tests of two_bone_ik.nodes.warning_throttle: one warning per kind per period."""
+"""Tests of two_bone_ik.warning_throttle: one warning per kind per period."""
 
 from two_bone_ik.warning_throttle import WarningThrottle
 

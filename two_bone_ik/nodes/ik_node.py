@@ -7,6 +7,7 @@ messages to floats and the session's answers back to messages.
 Topics (relative, so a namespace gives each arm its own set; the README has every detail):
 
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used),
+  ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
   ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
   when ``robot_description_topic`` is set, the URDF on that topic (transient local);
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
@@ -26,8 +27,9 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 import sys
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
 from rcl_interfaces.msg import SetParametersResult
+from rclpy.event_handler import PublisherEventCallbacks
 from rclpy.exceptions import InvalidTopicNameException
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
 from rclpy.qos import ReliabilityPolicy
@@ -111,6 +113,10 @@ class IkNode(SchemaNode):
         # targets) would hold it for up to the default 5 ms switch interval every time.
         sys.setswitchinterval(PACER_SWITCH_INTERVAL)
         self._pacer = Pacer(self._on_tick, self._session.period, name='two_bone_ik_stream')
+        if values['twist_stamped']:
+            self.create_subscription(TwistStamped, 'target_twist', self._on_twist, _RELIABLE)
+        else:
+            self.create_subscription(Twist, 'target_twist', self._on_unstamped_twist, _RELIABLE)
         # Last, once everything the callback uses exists.
         self.create_subscription(PoseStamped, 'target_pose', self._on_target, _RELIABLE,
                                  qos_overriding_options=QoSOverridingOptions
@@ -131,14 +137,19 @@ class IkNode(SchemaNode):
         self._trajectory_pub = self._controller_publisher(
             'trajectory_controller', values['trajectory_controller'], 'joint_trajectory',
             JointTrajectory)
-        # Every publisher keeps rclpy's default event handlers: a subscriber asking for a
-        # deadline, manual liveliness or a stricter durability is incompatible with any of them,
-        # and the user should hear about it (bench/node_latency.py measures what they cost).
-        self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED)
-        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE)
-        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE)
+        # The reports go without rclpy's QoS event handlers: each is one more entity in every
+        # wait of the executor (every target pays for it), and a subscriber whose QoS does not
+        # match hears about it from its own side. The command outputs keep theirs.
+        quiet = PublisherEventCallbacks(use_default_callbacks=False)
+        self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED,
+                                                    event_callbacks=quiet)
+        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE,
+                                                 event_callbacks=quiet)
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE,
+                                                      event_callbacks=quiet)
         # Latched, so an RViz that starts later still gets the last picture.
-        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', _LATCHED)
+        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', _LATCHED,
+                                                 event_callbacks=quiet)
 
     def _controller_publisher(self, parameter, controller, topic, msg_type):
         """Return a publisher on ``<controller>/<topic>``, or None without a controller name."""
@@ -168,6 +179,9 @@ class IkNode(SchemaNode):
         answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z)
         self._publish(answer.command, answer.trajectory, answer.wake)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
+        self._answer(answer)
+
+    def _answer(self, answer) -> None:
         # The status text costs more than the solve: build it only for someone.
         if self._status_pub.get_subscription_count():
             level, text, values = self._session.status(answer)
@@ -175,6 +189,19 @@ class IkNode(SchemaNode):
                 level, self._status_name, text, self._base_frame, values))
         self._markers_due()
         self._log(answer.logs)
+
+    def _on_twist(self, msg: TwistStamped) -> None:
+        self._jog(msg.header.frame_id, msg.twist)
+
+    def _on_unstamped_twist(self, msg: Twist) -> None:
+        self._jog('', msg)
+
+    def _jog(self, frame_id: str, twist: Twist) -> None:
+        linear, angular = twist.linear, twist.angular
+        answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
+                                     (angular.x, angular.y, angular.z))
+        self._publish(None, None, answer.wake)
+        self._answer(answer)
 
     def _on_description(self, msg: String) -> None:
         change = self._session.receive_description(msg.data)
@@ -277,8 +304,13 @@ class IkNode(SchemaNode):
         self._diagnostics_pub.publish(array)
 
     def _markers_due(self) -> None:
-        """Publish the picture within one marker period (the timer rests while none is due)."""
-        if self._session.picture_due and self._marker_timer.is_canceled():
+        """Publish the picture within one marker period, if someone listens.
+
+        The timer rests while no picture is due or nobody listens; the diagnostics timer wakes
+        it when a subscriber comes.
+        """
+        if (self._session.picture_due and self._marker_timer.is_canceled()
+                and self._marker_pub.get_subscription_count()):
             self._marker_timer.reset()
 
     def _publish_markers(self) -> None:

@@ -105,6 +105,14 @@ MOTION_PARAMETERS = (
         'Rate of the streamed commands while a planned motion runs, Hz.', '1 to 1000 Hz',
         read_only=False, bounds=(1.0, 1000.0)),
     INITIAL_POSITIONS,
+    ParameterSpec(
+        'twist_timeout', DOUBLE, 0.2,
+        'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
+        'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
+    ParameterSpec(
+        'twist_stamped', BOOL, True,
+        'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
+        'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
 )
 
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
@@ -161,8 +169,10 @@ SIM_PARAMETERS = (
         bounds=(0.1, 100.0)),
     ParameterSpec(
         'gravity_compensation', BOOL, True, 'Cancel gravity (-z of base_frame) on the links.'),
-    INITIAL_POSITIONS._replace(description='Joint readings at start, radians (shoulder, '
-                               'elbow).'),
+    INITIAL_POSITIONS._replace(
+        description='Joint readings at start, radians, one per arm joint in chain order (from '
+        'base_frame). Default: all 0.', constraints='one finite angle per arm joint',
+        length=None),
     ParameterSpec(
         'position_controller', STRING, '',
         'Name of the position controller (position_controllers/JointGroupPositionController) '

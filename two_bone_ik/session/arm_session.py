@@ -14,6 +14,7 @@ thread calls once per command period.
 """
 
 import math
+import threading
 import time
 import traceback
 from typing import Any, Callable, Collection, List, Mapping, NamedTuple, Optional, Tuple
@@ -26,6 +27,7 @@ from two_bone_ik.motion.limits import MotionConfigError, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
 from two_bone_ik.session.arm_source import ArmSource
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
+from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
@@ -49,8 +51,16 @@ SESSION_DEFAULTS = {
     'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
-    'initial_positions': (0.0, 0.0),
+    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2,
 }
+
+
+def check_twist_timeout(value: Any) -> float:
+    """Return ``twist_timeout`` (s) or raise :class:`ConfigError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0.01 <= float(value) <= 10.0):
+        raise ConfigError(f'twist_timeout: expected 0.01 to 10 s, got {value!r}')
+    return float(value)
 
 
 class ArmChange(NamedTuple):
@@ -130,6 +140,9 @@ class ArmSession:
         self._last_target = None  # (position, status, readings or None) for the markers
         self._arm_count = 0  # arms in force since start (a new one redraws its markers)
         self._arm_shapes: Optional[Tuple[Shape, ...]] = None
+        self._jog = Jog(check_twist_timeout(values['twist_timeout']))
+        self._jog_lock = threading.Lock()  # the jog, between the executor and the pacer
+        self._jog_result = None  # the outcome of the jog's last point
         self._refusal = ''  # why the last joint_states message was refused
         self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
         #: Whether ``ik_markers`` has a new picture to show.
@@ -223,7 +236,9 @@ class ArmSession:
                                  f"'{frame_id}'; answered INVALID_TARGET:\n{text}"),)
 
     def target(self, frame_id: str, x: float, y: float, z: float) -> TargetAnswer:
-        """Solve a target and command it; return what to publish and log."""
+        """Solve a target and command it; return what to publish and log (a jog ends)."""
+        with self._jog_lock:
+            self._jog.stop()
         result, logs = self._solve(frame_id, (x, y, z))
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
@@ -262,12 +277,16 @@ class ArmSession:
         return self.solver.describe(result)
 
     def status(self, answer: TargetAnswer) -> Tuple[int, str, Tuple[Tuple[str, str], ...]]:
-        """Return the ``ik_status`` of a target: level, message and (key, value) pairs."""
+        """Return the ``ik_status`` of a target or twist: level, message, (key, value) pairs."""
         result = answer.result
         values = TargetSolver.values(result) + (
             ('moving', 'true' if answer.moving else 'false'),
-            ('motion_remaining', f'{answer.remaining:.6f}'))
-        return LEVELS[result.status], self.describe(result), values
+            ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
+        text = self.describe(result)
+        if self._jog.active:
+            text += ('; jogging: sliding along the boundary' if self._jog.sliding
+                     else '; jogging')
+        return LEVELS[result.status], text, values
 
     # -- the measured state, the stream, stop -------------------------------------------------
 
@@ -315,13 +334,88 @@ class ArmSession:
         return ''
 
     def tick(self) -> Tick:
-        """Stream one command period (pacer thread)."""
-        return self._motion.tick()
+        """Stream one command period (pacer thread): a jog's next point, then the stream."""
+        with self._jog_lock:
+            logs = self._jog_step()
+            jogging = self._jog.active
+        tick = self._motion.tick()
+        if logs:
+            tick = tick._replace(logs=tick.logs + logs)
+        return tick._replace(more=True) if jogging else tick
 
     def stop(self) -> StopAnswer:
-        """``~/stop``: brake within the limits and hold until the next target."""
+        """``~/stop``: brake within the limits and hold until the next target (a jog ends)."""
+        with self._jog_lock:
+            self._jog.stop()
         message, trajectory, wake = self._motion.stop()
         return StopAnswer(message, trajectory, wake)
+
+    # -- jogging --------------------------------------------------------------------------------
+
+    def _commanded_tip(self):
+        """Where the commanded (else measured, else initial) position puts the tip, m."""
+        stream = self._motion.stream
+        readings = stream.last_command or stream.measured_position or self._motion.initial
+        return self.solver.geometry.tip_position(readings)
+
+    def twist(self, frame_id: str, linear, angular) -> TargetAnswer:
+        """Take a ``target_twist``: start or steer a jog; answer with where the jog is.
+
+        ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` turns nothing on
+        a planar arm (it has no wrist).
+        """
+        problem = twist_problem(linear, angular)
+        status = None
+        if self.solver is None:
+            status = NodeStatus.NO_ARM_DESCRIPTION
+        elif frame_id and frame_id != self.config.base_frame:
+            status = NodeStatus.WRONG_FRAME
+            problem = (f"twist frame '{frame_id}' is not base_frame '{self.config.base_frame}'; "
+                       'nothing moves')
+        elif problem:
+            status = NodeStatus.INVALID_TARGET
+        if status is not None:
+            result = rejected_result(status, frame_id, tuple(linear))
+            logs = ()
+            if self._throttle.allow(('twist', status)):
+                logs = (LogLine('warning', f'target_twist refused: {problem or status.name}'),)
+            return TargetAnswer(result, None, None, self.moving, 0.0, False, logs)
+        with self._jog_lock:
+            if not self._jog.active:
+                self._jog_result = None
+            self._jog.twist(linear, self._clock(), self._commanded_tip())
+            result = self._jog_result
+            if result is None:
+                result, _ = self._solve('', self._jog.point)
+        return TargetAnswer(result, None, None, True, 0.0, True, ())
+
+    def _jog_step(self) -> Tuple[LogLine, ...]:
+        """Move the jog point on by one period and aim the motion at it (pacer thread)."""
+        point = self._jog.step(self.period, self._clock())
+        if point is None:
+            return ()
+        result, logs = self._solve('', point)
+        if result.rejected:  # too far to solve: the jog ends where the arm is
+            self._jog.stop()
+            return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
+        was_sliding = self._jog.sliding
+        self._jog.put_back(self.solver.geometry.tip_position(result.readings),
+                           sliding=not result.reachable)
+        self._previous = result.readings
+        self._jog_result = result
+        self._motion.aim(result.readings)
+        if self._jog.sliding and not was_sliding:
+            logs += (LogLine('info', 'jogging: sliding along the boundary: '
+                             + self.describe(result)),)
+        return logs
+
+    def jog_values(self) -> Tuple[Tuple[str, str], ...]:
+        """Return the ``ik_status`` values about jogging."""
+        state = 'stopped'
+        if self._jog.active:
+            state = 'sliding' if self._jog.sliding else 'following'
+        speed = math.sqrt(sum(v * v for v in self._jog.velocity))
+        return (('jog', state), ('jog_speed', f'{speed:.6f}'))
 
     # -- the arm --------------------------------------------------------------------------------
 
@@ -380,6 +474,8 @@ class ArmSession:
                                                   if name in changes), 'max_joint_velocity'))
             if 'command_rate' in changes:
                 check_command_rate(changes['command_rate'])
+            if 'twist_timeout' in changes:
+                check_twist_timeout(changes['twist_timeout'])
         except ConfigError as error:
             return str(error)
         return None
@@ -403,6 +499,8 @@ class ArmSession:
             self._motion.set_limits(self._limits_for(self.solver))
         if 'command_rate' in changes:
             self._motion.set_rate(changes['command_rate'])
+        if 'twist_timeout' in changes:
+            self._jog.timeout = float(changes['twist_timeout'])
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))

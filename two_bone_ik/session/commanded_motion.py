@@ -84,6 +84,11 @@ class CommandedMotion:
         return self._names
 
     @property
+    def initial(self) -> Vector:
+        """Where the arm is at start when nothing measures it, rad."""
+        return self._initial
+
+    @property
     def stream(self) -> CommandStream:
         """Command stream in force (read its state; change it through this object)."""
         return self._stream
@@ -159,6 +164,10 @@ class CommandedMotion:
         self._goals.append(goal)
         return Planned(None, None, True, remaining, True)
 
+    def aim(self, goal: Sequence[float]) -> None:
+        """Make ``goal`` the one the next period plans (or steps to): a jog's next point."""
+        self._goals.append(tuple(float(v) for v in goal))
+
     # -- the pacer's period ---------------------------------------------------------------------
 
     def tick(self) -> Tick:
@@ -167,9 +176,11 @@ class CommandedMotion:
             logs = []
             if self._next is not None and not self._stream.moving:
                 self._switch()
+            period = 1.0 / self._stream.rate
+            if not self._stream.planned:
+                return self._step_tick(period)
             planned_now = self._plan_waiting(logs)
             sample, new = self._stream.tick()
-            period = 1.0 / self._stream.rate
             if sample is None:
                 trajectory = self._motion_trajectory() if planned_now else None
                 return Tick(None, trajectory, self.moving, period, tuple(logs))
@@ -177,6 +188,17 @@ class CommandedMotion:
             trajectory = self._motion_trajectory() if (new or planned_now) else None
             command = JointCommand(self._names, sample.position, sample.velocity)
             return Tick(command, trajectory, self.moving, period, tuple(logs), sample.time)
+
+    def _step_tick(self, period: float) -> Tick:
+        """Without motion planning: command the waiting goal (a jog's point) as one step."""
+        try:
+            goal = self._goals.popleft()
+        except IndexError:
+            return Tick(None, None, False, period, ())
+        self._stream.goal(goal)
+        self.streamed += 1
+        return Tick(JointCommand(self._names, goal, None), self._step_trajectory(goal), False,
+                    period, ())
 
     def _plan_waiting(self, logs) -> bool:
         """Plan the goal waiting in the slot, if any; return whether a motion started."""
