@@ -7,7 +7,8 @@ parsers see the command line (the shells pass them to rclpy).
 
 import argparse
 import math
-from typing import NamedTuple, Optional, Sequence, Tuple
+import sys
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.client.teleop_keys import key_help
 
@@ -105,14 +106,31 @@ def _finite(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f'{text!r} is not a finite number')
+        raise argparse.ArgumentTypeError(f'{text.strip()!r} is not a finite number')
     return value
+
+
+def _numbers_as_values(argv: Sequence[str]) -> List[str]:
+    """Return ``argv`` with every negative number argparse would take for an option shielded.
+
+    argparse reads ``-0.5`` as a value but ``-1e-3`` or ``-.5e2`` as an unknown option; a
+    leading space (which ``float`` ignores) keeps any number a value.
+    """
+    shielded = []
+    for arg in argv:
+        try:
+            float(arg)
+            is_number = arg.startswith('-')
+        except ValueError:
+            is_number = False
+        shielded.append(' ' + arg if is_number else arg)
+    return shielded
 
 
 def _positive(text: str) -> float:
     value = _finite(text)
     if value <= 0.0:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a positive number')
+        raise argparse.ArgumentTypeError(f'{text.strip()!r} is not a positive number')
     return value
 
 
@@ -154,7 +172,7 @@ def parse_target_arguments(argv: Optional[Sequence[str]] = None) -> TargetArgume
     Exits with status 2 and a usage line for a command line it cannot use (argparse's way).
     """
     parser = target_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_numbers_as_values(sys.argv[1:] if argv is None else argv))
     if args.path is None and len(args.position) != 3:
         parser.error(f'expected the target X Y Z (or --path FILE), got {len(args.position)} '
                      'numbers')
@@ -189,6 +207,7 @@ def teleop_parser() -> argparse.ArgumentParser:
 
 def parse_teleop_arguments(argv: Optional[Sequence[str]] = None) -> TeleopArguments:
     """Parse ``two_bone_ik_teleop``'s command line (``sys.argv[1:]`` by default)."""
-    args = teleop_parser().parse_args(argv)
+    args = teleop_parser().parse_args(
+        _numbers_as_values(sys.argv[1:] if argv is None else argv))
     return TeleopArguments(args.frame, args.namespace, args.speed, args.angular_speed,
                            args.rate)

@@ -11,7 +11,7 @@ import textwrap
 from typing import Iterable, List, Optional
 
 from two_bone_ik.client.ik_answer import IkAnswer
-from two_bone_ik.client.teleop_keys import AXES, Jog, key_help
+from two_bone_ik.client.teleop_keys import AXES, Jog, key_help, Twist, ZERO
 
 #: Milliseconds curses waits after Esc for the rest of an escape sequence (its default, 1 s,
 #: would make Esc slow to quit).
@@ -37,7 +37,8 @@ def _twist_text(twist) -> str:
 
 
 def screen_lines(jog: Jog, twist_topic: str, status_topic: str, answer: Optional[IkAnswer],
-                 reachable: Optional[bool], last_twist=None, width: int = 80) -> List[str]:
+                 reachable: Optional[bool], last_twist: Twist = ZERO,
+                 width: int = 80) -> List[str]:
     """Return the screen's lines.
 
     Parameters
@@ -50,8 +51,8 @@ def screen_lines(jog: Jog, twist_topic: str, status_topic: str, answer: Optional
         The node's latest status, None before the first.
     reachable : bool or None
         The node's latest ``reachable``, None before the first.
-    last_twist : sequence of 6 float, optional
-        The twist sent last (linear m/s, angular rad/s).
+    last_twist : sequence of 6 float
+        The twist sent last (linear m/s, angular rad/s); zero by default.
     width : int
         Columns: long status messages are wrapped to it.
     """
