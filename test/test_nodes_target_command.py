@@ -18,7 +18,7 @@ from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from ik_client import Arm
 import pytest
-from ros_harness import NodeProcess, REPO_ROOT, write_params
+from ros_harness import NodeProcess, REPO_ROOT, wait_until, write_params
 
 from two_bone_ik.client.approach import approach_quaternion
 
@@ -278,3 +278,25 @@ def test_ctrl_c_while_waiting_is_quiet(domain, probe, tmp_path):
         code = tool.wait(30.0)
     assert code == 130, tool.output()
     assert tool.stderr == 'two_bone_ik_target: interrupted\n'
+
+
+@pytest.mark.parametrize('library', ['diagnostic_msgs', 'librcl.so', 'sensor_msgs'])
+@pytest.mark.parametrize('how', ['script', 'module'])
+def test_ctrl_c_while_starting_is_quiet(how, library, domain, tmp_path):
+    # SIGINT while the tool imports rclpy and the messages: no traceback, no output but the
+    # tool's own line. The libraries mark stages of the imports. The console script exits 130;
+    # under ``python -m`` the package's start-up guard (two_bone_ik.nodes) may end the process
+    # first, as it ends the nodes', with 0.
+    script = Path(sys.executable).parent / 'two_bone_ik_target'
+    args = ['0.4', '0.2', '0', '-n', 'nobody', '-t', '60']
+    tool = NodeProcess(None, args=args, command=[str(script)], pythonpath=None, domain_id=domain,
+                       log_dir=tmp_path, name='early') if how == 'script' else NodeProcess(
+        MODULE, args=args, domain_id=domain, log_dir=tmp_path, name='early')
+    with tool:
+        maps = Path(f'/proc/{tool.pid}/maps')
+        wait_until(lambda: library in maps.read_text(), 60.0, what=f'{library} in the tool')
+        tool.send_signal(signal.SIGINT)
+        code = tool.wait(30.0)
+    assert code in ((130,) if how == 'script' else (0, 130)), tool.output()
+    assert tool.stdout == '' and tool.stderr in ('', 'two_bone_ik_target: interrupted\n'), (
+        tool.output())

@@ -42,22 +42,24 @@ def status_msg(level, code, name, text):
 class Pane:
     """``two_bone_ik_teleop`` running in a tmux pane, with a wrapper that records its end."""
 
-    def __init__(self, tmp_path, domain, args):
+    def __init__(self, tmp_path, domain, args, command=None):
         tmux = shutil.which('tmux')
         assert tmux, ('tmux is not installed: the teleop terminal test needs it (.ci/run '
                       'installs it; here: apt-get install -y tmux)')
         self.tmux = [tmux, '-L', f'two_bone_ik_test_{os.getpid()}_{next(_sockets)}',
                      '-f', '/dev/null']
         self.dir = Path(tmp_path)
-        tool = [sys.executable, '-m', 'two_bone_ik.nodes.teleop_command'] + list(args)
+        tool = list(command or [sys.executable, '-m', 'two_bone_ik.nodes.teleop_command'])
+        tool += list(args)
         (self.dir / 'run.sh').write_text(
             'stty -g > stty.before\n'
             f'{shlex.join(tool)} 2> tool.stderr\n'
             'echo $? > exit.code\n'
             'stty -g > stty.after\n'
             'exec sleep 600\n')
-        # The tmux server, started here, passes this environment to the pane.
-        self.env = ros_environment(domain, REPO_ROOT)
+        # The tmux server, started here, passes this environment to the pane (an installed
+        # console script runs the installed package).
+        self.env = ros_environment(domain, None if command else REPO_ROOT)
         self.env.pop('TMUX', None)
         self._tmux('new-session', '-d', '-x', '100', '-y', '40', '-c', str(self.dir),
                    f'bash {self.dir / "run.sh"}')
@@ -93,11 +95,19 @@ def fake_node(probe):
     probe.node.destroy_publisher(reachable)
 
 
-@pytest.fixture
-def teleop(tmp_path, domain, probe, fake_node):
-    """Start the tool on the fake node; yield its pane once it shows and is matched."""
+@pytest.fixture(params=['module'])
+def teleop(request, tmp_path, domain, probe, fake_node):
+    """Start the tool on the fake node; yield its pane once it shows and is matched.
+
+    Parametrised by how it runs: ``'module'`` (``python -m``, the source tree) or ``'script'``
+    (the console script installed in the virtualenv).
+    """
+    script = Path(sys.executable).parent / 'two_bone_ik_teleop'
+    if request.param == 'script':
+        assert script.is_file(), f'{script} missing: run `make venv`'
     pane = Pane(tmp_path, domain, ['--namespace', NS.strip('/'), '--frame', 'base_link',
-                                   '--speed', str(SPEED), '--angular-speed', str(ANGULAR)])
+                                   '--speed', str(SPEED), '--angular-speed', str(ANGULAR)],
+                command=[str(script)] if request.param == 'script' else None)
     try:
         status, _, twists = fake_node
         probe.spin_until(lambda: f'two_bone_ik_teleop: twists on {NS}/target_twist'
@@ -171,6 +181,7 @@ def test_keys_make_twists_and_the_screen_shows_the_status(teleop, probe, fake_no
     assert teleop.file('tool.stderr') == ''
 
 
+@pytest.mark.parametrize('teleop', ['script'], indirect=True)
 def test_ctrl_c_while_moving_stops_the_arm_and_restores_the_terminal(teleop, probe, fake_node):
     _, _, twists = fake_node
     start = len(twists)

@@ -18,6 +18,8 @@ EXIT_REACHED = 0
 EXIT_NOT_REACHED = 1
 #: Exit code: nobody answered (no node, or no answer within the timeout), or a bad command line.
 EXIT_NO_ANSWER = 2
+#: Exit code after Ctrl-C, as a shell reports a command that SIGINT ended.
+EXIT_INTERRUPTED = 130
 
 #: ``diagnostic_msgs/DiagnosticStatus`` levels by number.
 LEVEL_NAMES = {0: 'OK', 1: 'WARN', 2: 'ERROR', 3: 'STALE'}

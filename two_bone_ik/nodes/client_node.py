@@ -26,9 +26,6 @@ from sensor_msgs.msg import JointState
 from two_bone_ik.client.ik_answer import answer_from_status, IkAnswer, JointPositions
 from two_bone_ik.nodes.node_runner import rcl_error_text
 
-#: Exit code after Ctrl-C, as a shell reports a command ended by SIGINT.
-EXIT_INTERRUPTED = 130
-
 
 class ClientError(RuntimeError):
     """The tool cannot talk to ROS as asked (e.g. an invalid namespace); one line."""
@@ -45,10 +42,12 @@ def interrupts_raise() -> None:
     back or quiets it), a tool must unwind on a signal: send its zero twist, restore the
     terminal.
     """
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     signal.signal(signal.SIGHUP, _exit_on_signal)
+    # A Ctrl-C held back so far arrives now, as a KeyboardInterrupt: call this inside the
+    # tool's ``try``.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ros_arguments_error(error: RuntimeError) -> ClientError:

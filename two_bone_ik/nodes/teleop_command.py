@@ -128,8 +128,8 @@ def _run(args: TeleopArguments, ros_args: Sequence[str]) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Command line entry point ``two_bone_ik_teleop``; returns the exit status."""
-    interrupts_raise()
     try:
+        interrupts_raise()
         own, ros_args = split_arguments(argv)
         return _run(parse_teleop_arguments(own), ros_args)
     except ClientError as error:
