@@ -27,20 +27,27 @@ REACH = 0.55
 MODULE = 'two_bone_ik.nodes.target_command'
 #: The tool's --timeout for answers that come: generous (it returns as soon as they do).
 PATIENT = '30'
+#: The tool's --timeout where it must run out (long enough to discover a node that is there).
+WAIT = '6'
 #: Printed positions have 6 decimals.
 PRINTED = 5e-7
+
+
+def connected_arm(probe, domain, log_dir, params_file, ns=''):
+    """Run an IK node from ``params_file`` in namespace ``ns``; yield its connected ``Arm``."""
+    with NodeProcess('two_bone_ik', params_file=params_file,
+                     ros_args=['-r', f'__ns:={ns}'] if ns else [], domain_id=domain,
+                     log_dir=log_dir, name=ns.strip('/') or 'arm') as process:
+        arm = Arm(probe, process, ns=ns)
+        arm.connect()
+        yield arm
+        assert process.returncode is None, process.output()
 
 
 @pytest.fixture(scope='module')
 def arm(domain, probe, tmp_path_factory):
     """Run the default arm of config/two_bone_ik.yaml, root namespace: a command per target."""
-    log_dir = tmp_path_factory.mktemp('target_arm')
-    with NodeProcess('two_bone_ik', params_file=CONFIG, domain_id=domain, log_dir=log_dir,
-                     name='arm') as process:
-        arm = Arm(probe, process)
-        arm.connect()
-        yield arm
-        assert process.returncode is None, process.output()
+    yield from connected_arm(probe, domain, tmp_path_factory.mktemp('target_arm'), CONFIG)
 
 
 @pytest.fixture(scope='module')
@@ -49,12 +56,7 @@ def slow_arm(domain, probe, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp('target_slow_arm')
     params = write_params(log_dir / 'slow.yaml', {'max_joint_velocity': [2.0, 2.0],
                                                   'max_joint_acceleration': [8.0, 8.0]})
-    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/slow'],
-                     domain_id=domain, log_dir=log_dir, name='slow') as process:
-        arm = Arm(probe, process, ns='/slow')
-        arm.connect()
-        yield arm
-        assert process.returncode is None, process.output()
+    yield from connected_arm(probe, domain, log_dir, params, ns='/slow')
 
 
 class Run:
@@ -222,20 +224,20 @@ def test_fake_node_a_newer_reached_status_and_no_joint_commands(domain, probe, t
 def test_fake_node_silent_or_without_ik_status_exits_2(domain, probe, tmp_path):
     silent = FakeNode(probe, '/silent')
     try:
-        run = run_tool(probe, domain, tmp_path, ['0.2', '0', '0', '-n', 'silent', '-t', '1'])
+        run = run_tool(probe, domain, tmp_path, ['0.2', '0', '0', '-n', 'silent', '-t', WAIT])
     finally:
         silent.close()
     assert run.code == 2, run
-    assert run.stderr == 'two_bone_ik_target: no answer on /silent/ik_status within 1 s\n'
+    assert run.stderr == f'two_bone_ik_target: no answer on /silent/ik_status within {WAIT} s\n'
     assert len(silent.targets) == 1
     deaf = probe.node.create_subscription(PoseStamped, '/mute/target_pose', lambda m: None, 10)
     try:
-        run = run_tool(probe, domain, tmp_path, ['0.2', '0', '0', '-n', 'mute', '-t', '1'])
+        run = run_tool(probe, domain, tmp_path, ['0.2', '0', '0', '-n', 'mute', '-t', WAIT])
     finally:
         probe.node.destroy_subscription(deaf)
     assert run.code == 2, run
     assert run.stderr == ('two_bone_ik_target: something subscribes to /mute/target_pose, but '
-                          'nothing publishes /mute/ik_status (waited 1 s)\n')
+                          f'nothing publishes /mute/ik_status (waited {WAIT} s)\n')
 
 
 def test_the_installed_console_script(arm, probe, domain, tmp_path):

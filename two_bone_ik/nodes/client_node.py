@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import time
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Type
 
 from diagnostic_msgs.msg import DiagnosticStatus
 import rclpy
@@ -23,7 +23,8 @@ from rclpy.utilities import remove_ros_args
 from rclpy.validate_namespace import validate_namespace
 from sensor_msgs.msg import JointState
 
-from two_bone_ik.client.ik_answer import answer_from_status, IkAnswer, JointPositions
+from two_bone_ik.client.ik_answer import answer_from_status, EXIT_INTERRUPTED, EXIT_NO_ANSWER
+from two_bone_ik.client.ik_answer import IkAnswer, JointPositions
 from two_bone_ik.nodes.node_runner import rcl_error_text
 
 
@@ -149,3 +150,40 @@ class ClientNode:
         self.executor.shutdown()
         self.node.destroy_node()
         rclpy.try_shutdown(context=self.context)
+
+
+def run_client(prog: str, argv: Optional[Sequence[str]], parse: Callable[[List[str]], Any],
+               run: Callable[[Any, List[str]], int],
+               errors: Tuple[Type[BaseException], ...] = (),
+               interrupted: Tuple[int, str] = (EXIT_INTERRUPTED, 'interrupted')) -> int:
+    """Run a client's ``main``: signals, ROS arguments, its arguments, then ``run``.
+
+    Parameters
+    ----------
+    prog : str
+        The tool's name, starting its error lines.
+    argv : sequence of str or None
+        The command line without the program name (default ``sys.argv[1:]``).
+    parse : callable
+        The tool's own arguments (ROS arguments removed) -> what ``run`` takes; exits with 2
+        on a command line it cannot use (argparse's way).
+    run : callable
+        ``run(arguments, ros_args)`` -> exit status.
+    errors : tuple of exception types
+        Besides :class:`ClientError`, what ends the tool with one line and
+        :data:`EXIT_NO_ANSWER` (2).
+    interrupted : (int, str)
+        Exit status and line (none if empty) after a Ctrl-C that ``run`` did not handle.
+    """
+    try:
+        interrupts_raise()
+        own, ros_args = split_arguments(argv)
+        return run(parse(own), ros_args)
+    except (ClientError,) + tuple(errors) as error:
+        print(f'{prog}: {error}', file=sys.stderr, flush=True)
+        return EXIT_NO_ANSWER
+    except KeyboardInterrupt:
+        code, line = interrupted
+        if line:
+            print(f'{prog}: {line}', file=sys.stderr, flush=True)
+        return code

@@ -24,13 +24,11 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.client.approach import approach_quaternion, IDENTITY
 from two_bone_ik.client.arguments import parse_target_arguments, TargetArguments
-from two_bone_ik.client.ik_answer import EXIT_INTERRUPTED, EXIT_NO_ANSWER, IkAnswer
-from two_bone_ik.client.ik_answer import path_exit_code
+from two_bone_ik.client.ik_answer import EXIT_NO_ANSWER, IkAnswer, path_exit_code
 from two_bone_ik.client.ik_answer import target_exit_code
 from two_bone_ik.client.target_path import PathTarget, read_target_path, TargetPathError
 from two_bone_ik.client.target_report import format_answer, summary_table
-from two_bone_ik.nodes.client_node import answer_of, ClientError, ClientNode
-from two_bone_ik.nodes.client_node import interrupts_raise, joint_positions, split_arguments
+from two_bone_ik.nodes.client_node import answer_of, ClientNode, joint_positions, run_client
 
 PROG = 'two_bone_ik_target'
 #: Depth of the answer subscriptions: a planned motion streams a command per period.
@@ -168,17 +166,7 @@ def _run(args: TargetArguments, ros_args: Sequence[str]) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Command line entry point ``two_bone_ik_target``; returns the exit status."""
-    try:
-        interrupts_raise()
-        own, ros_args = split_arguments(argv)
-        args = parse_target_arguments(own)
-        return _run(args, ros_args)
-    except (TargetPathError, ClientError) as error:
-        _fail(str(error))
-        return EXIT_NO_ANSWER
-    except KeyboardInterrupt:
-        _fail('interrupted')
-        return EXIT_INTERRUPTED
+    return run_client(PROG, argv, parse_target_arguments, _run, errors=(TargetPathError,))
 
 
 if __name__ == '__main__':

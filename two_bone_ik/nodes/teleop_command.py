@@ -22,8 +22,7 @@ from two_bone_ik.client.arguments import parse_teleop_arguments, TeleopArguments
 from two_bone_ik.client.ik_answer import EXIT_NO_ANSWER, IkAnswer
 from two_bone_ik.client.teleop_keys import Jog, Twist, ZERO
 from two_bone_ik.client.teleop_screen import screen_lines, Terminal
-from two_bone_ik.nodes.client_node import answer_of, ClientError, ClientNode
-from two_bone_ik.nodes.client_node import interrupts_raise, split_arguments
+from two_bone_ik.nodes.client_node import answer_of, ClientError, ClientNode, run_client
 
 PROG = 'two_bone_ik_teleop'
 #: ``reachable`` is latched by the node: a late subscriber gets the latest.
@@ -118,6 +117,8 @@ def _run(args: TeleopArguments, ros_args: Sequence[str]) -> int:
                 run(terminal, link, Jog(args.speed, args.angular_speed), args.rate)
         except KeyboardInterrupt:
             pass  # Ctrl-C quits like q; the terminal is restored on the way out
+        except curses.error as error:
+            raise ClientError(f'cannot use this terminal: {error}') from None
         finally:
             link.send_zero_and_flush()
         print(f'{PROG}: stopped (zero twist sent on {link.twist_topic})')
@@ -127,19 +128,11 @@ def _run(args: TeleopArguments, ros_args: Sequence[str]) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command line entry point ``two_bone_ik_teleop``; returns the exit status."""
-    try:
-        interrupts_raise()
-        own, ros_args = split_arguments(argv)
-        return _run(parse_teleop_arguments(own), ros_args)
-    except ClientError as error:
-        print(f'{PROG}: {error}', file=sys.stderr)
-        return EXIT_NO_ANSWER
-    except curses.error as error:
-        print(f'{PROG}: cannot use this terminal: {error}', file=sys.stderr)
-        return EXIT_NO_ANSWER
-    except KeyboardInterrupt:  # before the screen was up
-        return 0
+    """Command line entry point ``two_bone_ik_teleop``; returns the exit status.
+
+    A Ctrl-C before the screen is up ends it quietly with 0, as one afterwards does.
+    """
+    return run_client(PROG, argv, parse_teleop_arguments, _run, interrupted=(0, ''))
 
 
 if __name__ == '__main__':
