@@ -30,6 +30,7 @@ from pathlib import Path
 import sys
 import tempfile
 import time
+from typing import Callable, NamedTuple
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 for path in (REPO_ROOT, REPO_ROOT / 'test'):
@@ -47,39 +48,9 @@ from servo_emulators import Ssc32uEmulator  # noqa: E402
 
 #: Commands distinguishable by their target; the number wraps after this many.
 CODES = 400
-#: The first joint's angle of command ``k``: ``BASE + (k % CODES) * STEP[protocol]`` rad.
+#: The first joint's angle of command ``k``: ``BASE + (k % CODES) * step`` rad.
 BASE = 0.1
-#: One device step in rad for the bench's calibration (1000 device units per rad).
-STEP = {'maestro': 0.00025, 'ssc32u': 0.001, 'dynamixel': 0.001}
-#: Default baud rates, and the bytes on the wire per command and per state read (2 joints).
-BAUD = {'maestro': 9600, 'ssc32u': 9600, 'dynamixel': 57600}
 JOINTS = ('shoulder', 'elbow')
-
-
-def device_units(protocol: str, code: int) -> int:
-    """Device steps of command ``code`` (both joints get the same)."""
-    return {'maestro': 4400, 'ssc32u': 1100, 'dynamixel': 1100}[protocol] + code
-
-
-def command_bytes(protocol: str, code: int) -> bytes:
-    """Return the bytes the driver sends for command ``code`` (what the floor writes)."""
-    value = device_units(protocol, code)
-    if protocol == 'maestro':
-        return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
-    if protocol == 'ssc32u':
-        return f'#0P{value}#1P{value}T20\r'.encode('ascii')
-    data = bytearray((116, 0, 4, 0))
-    for dxl_id in (1, 2):
-        data += bytes((dxl_id,)) + value.to_bytes(4, 'little')
-    return dynamixel_packet(0xFE, 0x83, bytes(data))
-
-
-def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
-    """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
-    command = len(command_bytes(protocol, 0))
-    read = {'maestro': 5 + 6, 'ssc32u': 8 + 2, 'dynamixel': 16 + 2 * 15}[protocol]
-    bytes_per_second = BAUD[protocol] / 10.0 - read * state_rate
-    return bytes_per_second / command
 
 
 class Timed:
@@ -113,13 +84,81 @@ class TimedDynamixel(Timed, DynamixelEmulator):
         return super()._sync_write(parameters)
 
 
+def maestro_bytes(value: int) -> bytes:
+    return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
+
+
+def ssc32u_bytes(value: int) -> bytes:
+    return f'#0P{value}#1P{value}T20\r'.encode('ascii')
+
+
+def dynamixel_bytes(value: int) -> bytes:
+    data = bytearray((116, 0, 4, 0))
+    for dxl_id in (1, 2):
+        data += bytes((dxl_id,)) + value.to_bytes(4, 'little')
+    return dynamixel_packet(0xFE, 0x83, bytes(data))
+
+
+class BenchProtocol(NamedTuple):
+    """What the bench needs of one protocol (one row of :data:`PROTOCOLS`).
+
+    Attributes
+    ----------
+    step : float
+        One device step in rad for the bench's calibration (1000 device units per rad).
+    baud : int
+        The controller's default baud rate.
+    base : int
+        Device steps of command code 0 (both joints get ``base + code``).
+    first_channel : int
+        Channel (or ID) of the first joint; the second is the next one.
+    read_bytes : int
+        Bytes on the wire per state read of two joints (request and reply).
+    command_bytes : callable
+        Device steps -> the bytes the driver sends for a two-joint command (the floor's).
+    make_device : callable
+        Path -> a :class:`Timed` emulator holding both servos at their centre.
+    """
+
+    step: float
+    baud: int
+    base: int
+    first_channel: int
+    read_bytes: int
+    command_bytes: Callable[[int], bytes]
+    make_device: Callable[[Path], Timed]
+
+
+#: The protocols benched; a new protocol is one row (and its Timed emulator).
+PROTOCOLS = {
+    'maestro': BenchProtocol(0.00025, 9600, 4400, 0, 5 + 6, maestro_bytes,
+                             lambda path: TimedMaestro(path, targets={0: 6000, 1: 6000})),
+    'ssc32u': BenchProtocol(0.001, 9600, 1100, 0, 10 + 3, ssc32u_bytes,
+                            lambda path: TimedSsc32u(path, pulses={0: 1500, 1: 1500})),
+    'dynamixel': BenchProtocol(0.001, 57600, 1100, 1, 16 + 2 * 15, dynamixel_bytes,
+                               lambda path: TimedDynamixel(path, {1: 1500, 2: 1500})),
+}
+
+
+def device_units(protocol: str, code: int) -> int:
+    """Device steps of command ``code`` (both joints get the same)."""
+    return PROTOCOLS[protocol].base + code
+
+
+def command_bytes(protocol: str, code: int) -> bytes:
+    """Return the bytes the driver sends for command ``code`` (what the floor writes)."""
+    return PROTOCOLS[protocol].command_bytes(device_units(protocol, code))
+
+
+def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
+    """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
+    spec = PROTOCOLS[protocol]
+    bytes_per_second = spec.baud / 10.0 - spec.read_bytes * state_rate
+    return bytes_per_second / len(command_bytes(protocol, 0))
+
+
 def make_device(protocol: str, path: Path):
-    if protocol == 'maestro':
-        device = TimedMaestro(path, targets={0: 6000, 1: 6000})
-    elif protocol == 'ssc32u':
-        device = TimedSsc32u(path, pulses={0: 1500, 1: 1500})
-    else:
-        device = TimedDynamixel(path, {1: 1500, 2: 1500})
+    device = PROTOCOLS[protocol].make_device(path)
     device.arrivals = []
     return device
 
@@ -127,7 +166,7 @@ def make_device(protocol: str, path: Path):
 def driver_params(protocol: str, port: str, path: Path) -> Path:
     servos = {}
     for index, joint in enumerate(JOINTS):
-        servos[joint] = {'channel': index + (1 if protocol == 'dynamixel' else 0),
+        servos[joint] = {'channel': PROTOCOLS[protocol].first_channel + index,
                          'angle_range': [0.0, 1.0], 'output_range': [1000.0, 2000.0],
                          'max_velocity': 0.0}
     return write_params(path, {'protocol': protocol, 'port': port, 'joints': list(JOINTS),
@@ -140,9 +179,9 @@ class FloorNode(Node):
     def __init__(self, protocol: str, port: str):
         super().__init__('servo_floor')
         import serial
-        self._serial = serial.Serial(port, BAUD[protocol], timeout=0.05)
+        self._serial = serial.Serial(port, PROTOCOLS[protocol].baud, timeout=0.05)
         self._table = {code: command_bytes(protocol, code) for code in range(CODES)}
-        self._step = STEP[protocol]
+        self._step = PROTOCOLS[protocol].step
         self.create_subscription(JointState, 'joint_commands', self._on_command,
                                  QoSProfile(depth=10))
 
@@ -177,7 +216,7 @@ def measure(publisher, device, protocol: str, rate: float, duration: float,
         while time.monotonic() < due:
             time.sleep(min(0.001, max(0.0, due - time.monotonic())))
         code = (first_code + i) % CODES
-        angle = BASE + code * STEP[protocol]
+        angle = BASE + code * PROTOCOLS[protocol].step
         msg = JointState(name=list(JOINTS), position=[angle, angle])
         sent[device_units(protocol, code)] = time.monotonic()
         publisher.publish(msg)
@@ -252,7 +291,7 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == '--floor':
         return run_floor(sys.argv[2], sys.argv[3])
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--protocols', nargs='+', default=['maestro', 'ssc32u', 'dynamixel'])
+    parser.add_argument('--protocols', nargs='+', default=list(PROTOCOLS), choices=PROTOCOLS)
     parser.add_argument('--rates', nargs='+', type=float, default=[50.0, 100.0, 200.0])
     parser.add_argument('--rounds', type=int, default=3)
     parser.add_argument('--duration', type=float, default=2.0)

@@ -9,7 +9,8 @@ from the vendors' published documentation, not from the driver:
   protocol (Set Target, Set Speed, Set Acceleration, Get Position, Get Errors), with its
   serial protocol error bit for a malformed command;
 - :class:`Ssc32uEmulator`: Lynxmotion SSC-32U user guide (group moves ``#<ch>P<pw>S<spd>...
-  T<time><cr>``, ``#<ch>L``, ``QP<ch><cr>`` answered with one byte, the pulse width / 10);
+  T<time><cr>``, ``#<ch>L``, ``QP<ch><cr>`` answered with one byte, the pulse width / 10,
+  ``Q<cr>`` answered ``.``: the move is complete);
 - :class:`DynamixelEmulator`: ROBOTIS e-manual, Protocol 2.0 (header, CRC-16, byte stuffing
   both ways, status packets and their error byte) and the X-series control table (Operating
   Mode, position limits, Torque Enable, Hardware Error Status, profiles, goal and present
@@ -18,19 +19,25 @@ from the vendors' published documentation, not from the driver:
 What an emulator cannot show: timing on a real wire (a pty moves bytes at once, whatever the
 baud rate), a servo's motion, electrical faults. Test hooks: :attr:`PtyDevice.answering`
 (False: read everything, answer nothing), :meth:`PtyDevice.garble_next` (replace the next
-reply), :meth:`PtyDevice.unplug` / :meth:`PtyDevice.replug` (close the pty / serve a new one
-under the same path).
+reply), :meth:`PtyDevice.send_noise` (bytes out of turn, as line noise), :meth:`PtyDevice.unplug`
+/ :meth:`PtyDevice.replug` (close the pty / serve a new one under the same path).
 """
 
+import fcntl
 import os
 from pathlib import Path
 import queue
 import re
 import select
+import struct
+import termios
 import threading
 import time
 import tty
 from typing import Callable, Dict, List, Optional, Tuple
+
+from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError, Reading
+from two_bone_ik.servo.controller import ReplyTimeout
 
 
 class PtyDevice:
@@ -129,6 +136,23 @@ class PtyDevice:
         """Send ``change(reply)`` instead of the next reply."""
         with self._lock:
             self._garble.append(change)
+
+    def send_noise(self, data: bytes) -> None:
+        """Send ``data`` to the driver, answering nothing (line noise between replies).
+
+        Returns once the bytes wait in the driver's input queue (a pty delivers them
+        asynchronously), so its next read finds them there.
+        """
+        self._in_thread(lambda: os.write(self._master, data))
+        deadline = time.monotonic() + 10.0
+        while self.pending_input() < len(data):
+            if time.monotonic() > deadline:
+                raise AssertionError(f'{type(self).__name__}: the noise did not arrive')
+            time.sleep(0.001)
+
+    def pending_input(self) -> int:
+        """Bytes waiting to be read on the driver's side of the pty."""
+        return struct.unpack('i', fcntl.ioctl(self._slave, termios.FIONREAD, b'\0' * 4))[0]
 
     def take_received(self) -> bytes:
         """Return the bytes received so far and forget them."""
@@ -268,6 +292,8 @@ class Ssc32uEmulator(PtyDevice):
         return bytes(reply)
 
     def _execute(self, line: str) -> bytes:
+        if line == 'Q':
+            return b'.'   # every move here is complete at once
         if line.startswith('QP'):
             channels = [int(c) for c in re.findall(r'QP(\d+)', line)]
             return bytes(self.pulses.get(c, 0) // 10 for c in channels)
@@ -509,10 +535,81 @@ class DynamixelEmulator(PtyDevice):
             if dxl_id in self.tables:
                 self._write(dxl_id, address, data[offset + 1:offset + 1 + size])
 
+    def sync_writes(self) -> List[Dict[int, int]]:
+        """``{ID: value}`` of every Sync Write received (each of Goal Position, 4 bytes)."""
+        found = []
+        for _, parameters in self.instructions(0x83):
+            assert parameters[:4] == bytes((116, 0, 4, 0)), 'a Sync Write not of Goal Position'
+            data = parameters[4:]
+            found.append({data[i]: int.from_bytes(data[i + 1:i + 5], 'little', signed=True)
+                          for i in range(0, len(data), 5)})
+        return found
+
     def instructions(self, instruction: int) -> List[Tuple[int, bytes]]:
         """``(ID, parameters)`` of every packet received with ``instruction``."""
         with self._lock:
             return [(i, p) for i, ins, p in self.packets if ins == instruction]
+
+
+class ScriptedController(Controller):
+    """A controller whose port and device do what the test says (no serial port at all).
+
+    Attributes
+    ----------
+    port_present, answering : bool
+        Whether the port exists / the device answers (else reads and writes fail).
+    steps : dict
+        ``{channel: device steps}`` the device reports; a write updates it (an ideal servo);
+        a channel left out is one whose position is unknown.
+    errors : tuple of str
+        Error reports of the next reading.
+    written : list of dict
+        Every write, in order.
+    """
+
+    PROTOCOL = 'scripted'
+    UNITS = 'µs'
+
+    def __init__(self, servos, steps: Optional[Dict[int, int]] = None):
+        super().__init__('/dev/scripted', 9600, servos)
+        self.port_present = True
+        self.answering = True
+        self.steps = {servo.channel: 1500 for servo in servos} if steps is None else dict(steps)
+        self.errors = ()
+        self.written = []
+        self.opened = 0
+        self.released = []
+
+    def open_port(self):
+        if not self.port_present:
+            raise PortMissingError(f'port: {self.port} does not exist')
+        self.opened += 1
+        self.is_open = True
+
+    def _close(self):
+        pass
+
+    def _answer(self):
+        if not self.answering:
+            raise ReplyTimeout('no reply')
+        reading = Reading(dict(self.steps), self.errors)
+        self.errors = ()
+        return reading
+
+    def setup(self):
+        return self._answer()
+
+    def read(self):
+        return self._answer()
+
+    def write(self, steps):
+        if not self.answering:
+            raise LinkError('write failed')
+        self.written.append(dict(steps))
+        self.steps.update(steps)
+
+    def release(self, torque_off):
+        self.released.append(torque_off)
 
 
 class FakeClock:

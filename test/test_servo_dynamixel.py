@@ -90,17 +90,6 @@ def _writes(device, address):
             for dxl_id, p in device.instructions(0x03) if p[0] | p[1] << 8 == address]
 
 
-def _sync_writes(device):
-    """Goal positions of every Sync Write, as {ID: ticks} per packet."""
-    found = []
-    for _, p in device.instructions(0x83):
-        assert p[:4] == bytes((116, 0, 4, 0))
-        data = p[4:]
-        found.append({data[i]: int.from_bytes(data[i + 1:i + 5], 'little', signed=True)
-                      for i in range(0, len(data), 5)})
-    return found
-
-
 def test_start_checks_the_mode_sets_the_profile_and_holds_before_torque_on(device, link):
     assert link.connected
     reads = [(dxl_id, p[0] | p[1] << 8) for dxl_id, p in device.instructions(0x02)]
@@ -108,7 +97,7 @@ def test_start_checks_the_mode_sets_the_profile_and_holds_before_torque_on(devic
     assert _writes(device, 108) == [(1, 5), (2, 0)]        # Profile Acceleration
     assert _writes(device, 112) == [(1, 42), (2, 0)]       # Profile Velocity
     # Goal = present position, in one Sync Write, and only then torque on.
-    assert _sync_writes(device) == [{1: 2560, 2: 1536}]
+    assert device.sync_writes() == [{1: 2560, 2: 1536}]
     order = [ins for _, ins, p in device.packets if ins == 0x83 or (ins == 0x03 and p[0] == 64)]
     assert order == [0x83, 0x03, 0x03]
     assert device.get(1, 'torque') == 1 and device.get(2, 'torque') == 1
@@ -125,7 +114,7 @@ def test_commands_go_out_in_one_sync_write_and_read_back_by_sync_read(device, li
     assert outcome == (True, ())
     goal = {1: 2048 + round(-0.5 * TICKS_PER_RAD), 2: 2048 - round(0.25 * TICKS_PER_RAD)}
     positions = link.poll()
-    assert _sync_writes(device)[-1] == goal
+    assert device.sync_writes()[-1] == goal
     assert device.get(1, 'goal') == goal[1] and device.get(2, 'goal') == goal[2]
     # Present Position comes from one Sync Read of address 132, 4 bytes, IDs 1 and 2.
     assert device.instructions(0x82)[-1] == (0xFE, bytes((132, 0, 4, 0, 1, 2)))
@@ -206,7 +195,7 @@ def test_unplugged_then_replugged(device, link):
     assert link.poll() is not None
     assert link.status().reconnects == 1
     # The dropped command never arrived: the only Sync Writes are the two start-ups' holds.
-    assert _sync_writes(device) == [{1: 2560, 2: 1536}, {1: 2560, 2: 1536}]
+    assert device.sync_writes() == [{1: 2560, 2: 1536}, {1: 2560, 2: 1536}]
 
 
 @pytest.mark.parametrize('torque_off, torque', [(True, 0), (False, 1)])

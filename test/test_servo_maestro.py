@@ -140,13 +140,20 @@ def test_a_garbled_or_short_reply_drops_the_link(device, link, change, error):
     assert error in status.last_error
 
 
-def test_extra_reply_bytes_are_caught_at_the_next_read(device, link):
+def test_extra_reply_bytes_drop_the_reading_they_came_with(device, link):
     link.poll()
     device.garble_next(lambda reply: reply + b'\x00\x00')
-    assert link.poll() is not None
-    device.wait_for(lambda: True)
     assert link.poll() is None
-    assert 'unexpected byte(s) from the Maestro' in link.status().last_error
+    assert 'the Maestro sent 2 byte(s) more than the 6 of its reply' in link.status().last_error
+
+
+def test_bytes_between_replies_are_discarded_and_reported(device, link):
+    expected = link.poll()
+    device.send_noise(b'\x01')
+    assert link.poll() == expected
+    status = link.status()
+    assert status.connected and status.device_errors == 1
+    assert status.last_error.startswith('1 stray byte(s) from the Maestro discarded')
 
 
 def test_a_device_that_never_answers_times_out(device, link):

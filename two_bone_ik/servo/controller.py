@@ -110,6 +110,17 @@ class Controller:
     CHANNELS = (0, 0)
     #: What the device units are, for messages.
     UNITS = 'µs'
+    #: What a channel is called in messages ('motor ID' on a servo bus).
+    CHANNEL_NAME = 'channel'
+    #: Positions per turn of the servo model, as LeRobot's ``MODEL_RESOLUTION`` tables give it
+    #: (4096: Feetech STS/SMS, Dynamixel X; 1024: Feetech SCS): its degrees mode maps one less
+    #: than this to 360 degrees. 0: the servos report no positions (hobby servos), so a
+    #: LeRobot calibration file does not apply.
+    MODEL_RESOLUTION = 0
+    #: Whether a LeRobot calibration's ``drive_mode`` is carried out by the servo itself
+    #: (Dynamixel's Drive Mode register reverses the positions it reports); False where LeRobot
+    #: reverses in software (Feetech), so the driver does.
+    DRIVE_MODE_IN_SERVO = False
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
         self.port = port
@@ -239,6 +250,7 @@ class PySerialController(Controller):
         super().__init__(port, baud_rate, servos)
         self.reply_wait = 0.05
         self._serial = None
+        self._stray_bytes = 0
 
     def _open(self) -> None:
         self._serial = open_serial(self.port, self.baud_rate, self.reply_wait)
@@ -256,13 +268,16 @@ class PySerialController(Controller):
     def exchange(self, request: bytes, reply_length: int) -> bytes:
         """Send ``request`` and return the ``reply_length`` bytes of the reply.
 
-        Bytes waiting before the request can only be a garbled or repeated earlier reply: they
-        are discarded and reported.
+        Bytes waiting before the request belong to no reply of it (line noise, or an earlier
+        reply that came late): they are discarded, so they cannot shift this reply, and
+        counted for :meth:`stray_byte_reports`. A byte more than ``reply_length`` right after
+        the reply means a byte was lost or added in it (a stray byte before the reply pushes
+        every value one byte late): the whole reply is garbled.
 
         Raises
         ------
         GarbledReply
-            If bytes were waiting before the request.
+            If more than ``reply_length`` bytes came.
         ReplyTimeout
             If fewer than ``reply_length`` bytes came within :attr:`reply_wait`.
         LinkError
@@ -271,15 +286,26 @@ class PySerialController(Controller):
         port = self._serial
         try:
             stray = port.in_waiting
-            port.reset_input_buffer()
             if stray:
-                raise GarbledReply(f'{stray} unexpected byte(s) from {self.DEVICE} before a '
-                                   'request (a garbled or repeated reply)')
+                port.reset_input_buffer()
+                self._stray_bytes += stray
             port.write(request)
             reply = port.read(reply_length)
+            extra = port.in_waiting
         except serial_errors() as error:
             raise LinkError(f'{self.port}: {error}') from None
         if len(reply) < reply_length:
             raise ReplyTimeout(f'{self.DEVICE} sent {len(reply)} of {reply_length} reply bytes '
                                f'within {self.reply_wait * 1000:.0f} ms')
+        if extra:
+            raise GarbledReply(f'{self.DEVICE} sent {extra} byte(s) more than the '
+                               f'{reply_length} of its reply (garbled reply; reading dropped)')
         return reply
+
+    def stray_byte_reports(self) -> Tuple[str, ...]:
+        """Report the bytes :meth:`exchange` discarded since the last call (one line, or none)."""
+        stray, self._stray_bytes = self._stray_bytes, 0
+        if not stray:
+            return ()
+        return (f'{stray} stray byte(s) from {self.DEVICE} discarded before a query (line '
+                'noise, or a reply that came late)',)
