@@ -5,7 +5,7 @@ import math
 from two_bone_ik.client.ik_answer import answer_from_status, EXIT_NO_ANSWER, EXIT_NOT_REACHED
 from two_bone_ik.client.ik_answer import EXIT_REACHED, path_exit_code, REACHED_CODES
 from two_bone_ik.client.ik_answer import target_exit_code
-from two_bone_ik.status import LEVELS, NodeStatus, SOLVED
+from two_bone_ik.status import LEVELS, NodeStatus, REJECTED, SOLVED
 
 
 def status_values(code, name, **more):
@@ -45,11 +45,11 @@ def test_reached_codes_by_number_including_ones_newer_than_this_node():
         assert not answer_from_status(1, 'S: x', {'code': str(code)}).reached
     # Every status the node counts as solved is a reached code.
     assert {int(status) for status in SOLVED} <= REACHED_CODES
-    # A rejected target (ERROR level) commands nothing; every other status commands.
+    # Read from the level alone: the node's rejected statuses command nothing, the others do.
     for status in NodeStatus:
         answer = answer_from_status(LEVELS[status], f'{status.name}: x',
                                     {'code': str(int(status))})
-        assert answer.commands == (LEVELS[status] < 2)
+        assert answer.commands == (status not in REJECTED), status
 
 
 def test_exit_codes():

@@ -121,7 +121,7 @@ def test_out_of_reach_and_wrong_frame_exit_1(arm, probe, domain, tmp_path):
     assert run.code == 1, run
     assert run.status() == (11, 'WRONG_FRAME')
     assert "frame 'world'" in run.stdout
-    assert 'joints:    none: the target was rejected, nothing is commanded' in run.stdout
+    assert 'joints:    none: the node commands nothing for a WRONG_FRAME target' in run.stdout
 
 
 def test_a_streamed_motion_prints_its_last_command_at_rest(slow_arm, probe, domain, tmp_path):

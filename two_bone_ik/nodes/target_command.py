@@ -98,7 +98,7 @@ class TargetSender:
         """
         topic = self._joints_sub.topic_name
         if not answer.commands:
-            return None, 'none: the target was rejected, nothing is commanded'
+            return None, f'none: the node commands nothing for a {answer.name} target'
         if not self._joints_sub.get_publisher_count():
             return None, f'not known: nothing publishes {topic}'
         wait = self.timeout + (answer.motion_remaining if answer.moving else 0.0)
