@@ -7,8 +7,6 @@ A wrapper script around the tool records the terminal's settings before and afte
 exit code, so that restoring the terminal is checked too.
 """
 
-import itertools
-import os
 from pathlib import Path
 import shlex
 import shutil
@@ -24,7 +22,6 @@ from std_msgs.msg import Bool
 
 NS = '/arm'
 SPEED, ANGULAR = 0.02, 0.2
-_sockets = itertools.count()
 
 
 def twist_tuple(msg):
@@ -46,9 +43,9 @@ class Pane:
         tmux = shutil.which('tmux')
         assert tmux, ('tmux is not installed: the teleop terminal test needs it (.ci/run '
                       'installs it; here: apt-get install -y tmux)')
-        self.tmux = [tmux, '-L', f'two_bone_ik_test_{os.getpid()}_{next(_sockets)}',
-                     '-f', '/dev/null']
         self.dir = Path(tmp_path)
+        # A server of its own, its socket in the test's directory (tmux leaves it behind).
+        self.tmux = [tmux, '-S', str(self.dir / 'tmux.socket'), '-f', '/dev/null']
         tool = list(command or [sys.executable, '-m', 'two_bone_ik.nodes.teleop_command'])
         tool += list(args)
         (self.dir / 'run.sh').write_text(
