@@ -146,11 +146,12 @@ def closest_pose(x: float, y: float, r: float, phi: float, l1: float, l2: float,
     """
     best = math.inf
     winner = at = None
+    width = math.inf if q1_arc is None else q1_arc.width
     for edge in searched.fixed_elbow:
         # q2 = c: the tip on a circle about the shoulder. t is how far q1 turns from its lower
         # limit to point the tip at the target; beyond q1's range the nearer corner counts.
-        t = 0.0 if q1_arc is None else (phi - edge.start) % _TWO_PI
-        if q1_arc is None or t <= q1_arc.width:
+        t = (phi - edge.start) % _TWO_PI
+        if t <= width:
             d = edge.radius - r
             d2, where = d * d, t
         else:
