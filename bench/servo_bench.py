@@ -3,11 +3,12 @@
 
 Run from the repository root (pyserial and dynamixel-sdk installed)::
 
-    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel] [--rates 50 100 200]
+    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel dynamixel1 feetech
+                                 feetech_scs] [--rates 50 100 200]
                                 [--rounds 3] [--duration 2]
 
 For each protocol it starts, as subprocesses, each on an emulated controller of its own
-(``test/servo_emulators.py``, a pseudo-terminal):
+(``test/servo_emulators.py``, ``test/bus_servo_emulators.py``, a pseudo-terminal):
 
 - ``driver`` (namespace ``/driver``): the real ``two_bone_ik_servo`` node, two joints, at the
   controller's default baud rate and the default ``state_rate`` of 50 Hz (so its reads of the
@@ -30,12 +31,14 @@ from pathlib import Path
 import sys
 import tempfile
 import time
+from typing import Callable, NamedTuple
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 for path in (REPO_ROOT, REPO_ROOT / 'test'):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from bus_servo_emulators import Dynamixel1Emulator, FeetechEmulator, packet  # noqa: E402
 import numpy as np  # noqa: E402
 import rclpy  # noqa: E402
 from rclpy.node import Node  # noqa: E402
@@ -47,39 +50,9 @@ from servo_emulators import Ssc32uEmulator  # noqa: E402
 
 #: Commands distinguishable by their target; the number wraps after this many.
 CODES = 400
-#: The first joint's angle of command ``k``: ``BASE + (k % CODES) * STEP[protocol]`` rad.
+#: The first joint's angle of command ``k``: ``BASE + (k % CODES) * step`` rad.
 BASE = 0.1
-#: One device step in rad for the bench's calibration (1000 device units per rad).
-STEP = {'maestro': 0.00025, 'ssc32u': 0.001, 'dynamixel': 0.001}
-#: Default baud rates, and the bytes on the wire per command and per state read (2 joints).
-BAUD = {'maestro': 9600, 'ssc32u': 9600, 'dynamixel': 57600}
 JOINTS = ('shoulder', 'elbow')
-
-
-def device_units(protocol: str, code: int) -> int:
-    """Device steps of command ``code`` (both joints get the same)."""
-    return {'maestro': 4400, 'ssc32u': 1100, 'dynamixel': 1100}[protocol] + code
-
-
-def command_bytes(protocol: str, code: int) -> bytes:
-    """Return the bytes the driver sends for command ``code`` (what the floor writes)."""
-    value = device_units(protocol, code)
-    if protocol == 'maestro':
-        return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
-    if protocol == 'ssc32u':
-        return f'#0P{value}#1P{value}T20\r'.encode('ascii')
-    data = bytearray((116, 0, 4, 0))
-    for dxl_id in (1, 2):
-        data += bytes((dxl_id,)) + value.to_bytes(4, 'little')
-    return dynamixel_packet(0xFE, 0x83, bytes(data))
-
-
-def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
-    """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
-    command = len(command_bytes(protocol, 0))
-    read = {'maestro': 5 + 6, 'ssc32u': 8 + 2, 'dynamixel': 16 + 2 * 15}[protocol]
-    bytes_per_second = BAUD[protocol] / 10.0 - read * state_rate
-    return bytes_per_second / command
 
 
 class Timed:
@@ -113,22 +86,128 @@ class TimedDynamixel(Timed, DynamixelEmulator):
         return super()._sync_write(parameters)
 
 
+class TimedBus(Timed):
+    """Stamp the first servo's goal of each Sync Write (bus protocols)."""
+
+    def _sync_write(self, parameters):
+        if parameters[0] == self.ENTRIES['goal'][0] and parameters[2] == 1:
+            self.stamp(self._decode(parameters[3:5]))
+        return super()._sync_write(parameters)
+
+
+class TimedFeetech(TimedBus, FeetechEmulator):
+    pass
+
+
+class TimedDynamixel1(TimedBus, Dynamixel1Emulator):
+    pass
+
+
+def maestro_bytes(value: int) -> bytes:
+    return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
+
+
+def ssc32u_bytes(value: int) -> bytes:
+    return f'#0P{value}#1P{value}T20\r'.encode('ascii')
+
+
+def dynamixel_bytes(value: int) -> bytes:
+    data = bytearray((116, 0, 4, 0))
+    for dxl_id in (1, 2):
+        data += bytes((dxl_id,)) + value.to_bytes(4, 'little')
+    return dynamixel_packet(0xFE, 0x83, bytes(data))
+
+
+def bus_bytes(goal_address: int, big_endian: bool) -> Callable[[int], bytes]:
+    """Return the encoder of one Sync Write of Goal Position to IDs 1 and 2 (Feetech, AX)."""
+    def encode(value: int) -> bytes:
+        word = value.to_bytes(2, 'big' if big_endian else 'little')
+        return packet(0xFE, 0x83, bytes((goal_address, 2, 1)) + word + bytes((2,)) + word)
+    return encode
+
+
+class BenchProtocol(NamedTuple):
+    """What the bench needs of one protocol (one row of :data:`PROTOCOLS`).
+
+    Attributes
+    ----------
+    step : float
+        One device step in rad for the bench's calibration (1000 device units per rad).
+    baud : int
+        The controller's default baud rate.
+    zero : float
+        Device output at 0 rad in the bench's calibration (the servo range holds it and 1000
+        more); command code ``k`` is ``zero + 1000 * (BASE + k * step)`` device units.
+    first_channel : int
+        Channel (or ID) of the first joint; the second is the next one.
+    read_bytes : int
+        Bytes on the wire per state read of two joints (request and reply).
+    command_bytes : callable
+        Device steps -> the bytes the driver sends for a two-joint command (the floor's).
+    make_device : callable
+        Path -> a :class:`Timed` emulator holding both servos at their centre.
+    """
+
+    step: float
+    baud: int
+    zero: float
+    first_channel: int
+    read_bytes: int
+    command_bytes: Callable[[int], bytes]
+    make_device: Callable[[Path], Timed]
+
+
+#: The protocols benched; a new protocol is one row (and its Timed emulator).
+PROTOCOLS = {
+    'maestro': BenchProtocol(0.00025, 9600, 1000.0, 0, 5 + 6, maestro_bytes,
+                             lambda path: TimedMaestro(path, targets={0: 6000, 1: 6000})),
+    'ssc32u': BenchProtocol(0.001, 9600, 1000.0, 0, 10 + 3, ssc32u_bytes,
+                            lambda path: TimedSsc32u(path, pulses={0: 1500, 1: 1500})),
+    'dynamixel': BenchProtocol(0.001, 57600, 1000.0, 1, 16 + 2 * 15, dynamixel_bytes,
+                               lambda path: TimedDynamixel(path, {1: 1500, 2: 1500})),
+    # Protocol 1.0 has no Sync Read: a Read per servo (request 8, reply 8).
+    'dynamixel1': BenchProtocol(0.001, 1_000_000, 0.0, 1, 2 * 16, bus_bytes(30, False),
+                                lambda path: TimedDynamixel1(path, {1: 500, 2: 500})),
+    # One SYNC_READ (request 10, replies 2 x 8).
+    'feetech': BenchProtocol(0.001, 1_000_000, 1000.0, 1, 10 + 2 * 8, bus_bytes(42, False),
+                             lambda path: TimedFeetech(path, {1: 1500, 2: 1500})),
+    # SCS: no SYNC_READ, a READ per servo.
+    'feetech_scs': BenchProtocol(0.001, 1_000_000, 0.0, 1, 2 * 16, bus_bytes(42, True),
+                                 lambda path: TimedFeetech(path, {1: 500, 2: 500},
+                                                           series='scs')),
+}
+
+
+def device_units(protocol: str, code: int) -> int:
+    """Device steps of command ``code`` (both joints get the same)."""
+    spec = PROTOCOLS[protocol]
+    return round((spec.zero + 1000.0 * BASE) / (1000.0 * spec.step)) + code
+
+
+def command_bytes(protocol: str, code: int) -> bytes:
+    """Return the bytes the driver sends for command ``code`` (what the floor writes)."""
+    return PROTOCOLS[protocol].command_bytes(device_units(protocol, code))
+
+
+def wire_rate(protocol: str, state_rate: float = 50.0) -> float:
+    """Commands per second the default baud rate allows, with the state reads at 50 Hz."""
+    spec = PROTOCOLS[protocol]
+    bytes_per_second = spec.baud / 10.0 - spec.read_bytes * state_rate
+    return bytes_per_second / len(command_bytes(protocol, 0))
+
+
 def make_device(protocol: str, path: Path):
-    if protocol == 'maestro':
-        device = TimedMaestro(path, targets={0: 6000, 1: 6000})
-    elif protocol == 'ssc32u':
-        device = TimedSsc32u(path, pulses={0: 1500, 1: 1500})
-    else:
-        device = TimedDynamixel(path, {1: 1500, 2: 1500})
+    device = PROTOCOLS[protocol].make_device(path)
     device.arrivals = []
     return device
 
 
 def driver_params(protocol: str, port: str, path: Path) -> Path:
+    spec = PROTOCOLS[protocol]
     servos = {}
     for index, joint in enumerate(JOINTS):
-        servos[joint] = {'channel': index + (1 if protocol == 'dynamixel' else 0),
-                         'angle_range': [0.0, 1.0], 'output_range': [1000.0, 2000.0],
+        servos[joint] = {'channel': spec.first_channel + index, 'angle_range': [0.0, 1.0],
+                         'output_range': [spec.zero, spec.zero + 1000.0],
                          'max_velocity': 0.0}
     return write_params(path, {'protocol': protocol, 'port': port, 'joints': list(JOINTS),
                                'servos': servos}, 'two_bone_ik_servo')
@@ -140,9 +219,9 @@ class FloorNode(Node):
     def __init__(self, protocol: str, port: str):
         super().__init__('servo_floor')
         import serial
-        self._serial = serial.Serial(port, BAUD[protocol], timeout=0.05)
+        self._serial = serial.Serial(port, PROTOCOLS[protocol].baud, timeout=0.05)
         self._table = {code: command_bytes(protocol, code) for code in range(CODES)}
-        self._step = STEP[protocol]
+        self._step = PROTOCOLS[protocol].step
         self.create_subscription(JointState, 'joint_commands', self._on_command,
                                  QoSProfile(depth=10))
 
@@ -177,7 +256,7 @@ def measure(publisher, device, protocol: str, rate: float, duration: float,
         while time.monotonic() < due:
             time.sleep(min(0.001, max(0.0, due - time.monotonic())))
         code = (first_code + i) % CODES
-        angle = BASE + code * STEP[protocol]
+        angle = BASE + code * PROTOCOLS[protocol].step
         msg = JointState(name=list(JOINTS), position=[angle, angle])
         sent[device_units(protocol, code)] = time.monotonic()
         publisher.publish(msg)
@@ -252,7 +331,7 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == '--floor':
         return run_floor(sys.argv[2], sys.argv[3])
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--protocols', nargs='+', default=['maestro', 'ssc32u', 'dynamixel'])
+    parser.add_argument('--protocols', nargs='+', default=list(PROTOCOLS), choices=PROTOCOLS)
     parser.add_argument('--rates', nargs='+', type=float, default=[50.0, 100.0, 200.0])
     parser.add_argument('--rounds', type=int, default=3)
     parser.add_argument('--duration', type=float, default=2.0)

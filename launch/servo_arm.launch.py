@@ -13,6 +13,8 @@ Arguments (``ros2 launch two_bone_ik servo_arm.launch.py --show-args`` lists the
 
 The IK node publishes ``joint_commands``, which the driver sends to the servos; the driver's
 ``joint_states`` (what the servos report) is where the IK node's planned motions start from.
+When either node exits the launch ends; when one cannot start (no such ``port``, say: exit
+code 2), ``ros2 launch`` exits with code 1.
 """
 
 import os
@@ -23,11 +25,11 @@ from launch.actions import DeclareLaunchArgument
 from launch.actions import GroupAction
 from launch.actions import IncludeLaunchDescription
 from launch.actions import OpaqueFunction
-from launch.actions import Shutdown
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
 from launch.substitutions import ThisLaunchFileDir
 from launch_ros.actions import Node
+from two_bone_ik.launch_support import end_launch_on_exit
 
 PACKAGE = 'two_bone_ik'
 
@@ -53,8 +55,8 @@ def _servo_node(context):
         namespace=LaunchConfiguration('namespace'),
         parameters=[LaunchConfiguration('params_file'), _given(port=port or None)],
         output='screen',
-        # Without it the IK node commands nothing: end the launch, as Ctrl-C does.
-        on_exit=Shutdown(reason='two_bone_ik_servo exited'),
+        # Without it the IK node commands nothing: end the launch (with an error if it failed).
+        on_exit=end_launch_on_exit('two_bone_ik_servo'),
     )]
 
 
@@ -78,6 +80,6 @@ def generate_launch_description():
             description='Elbow branch (up, down or nearest); empty keeps the params file value.'),
         _include('two_bone_ik.launch.py', params_file=LaunchConfiguration('params_file'),
                  namespace=LaunchConfiguration('namespace'),
-                 elbow=LaunchConfiguration('elbow'), output='joint_commands'),
+                 elbow=LaunchConfiguration('elbow'), urdf_file='', output='joint_commands'),
         OpaqueFunction(function=_servo_node),
     ])

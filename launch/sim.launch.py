@@ -13,6 +13,9 @@ Arguments (``ros2 launch two_bone_ik sim.launch.py --show-args`` lists them):
   (``joint_trajectory_controller/joint_trajectory``, JointTrajectory).
 - ``rviz``: ``true`` adds robot_state_publisher (fed by the sim's ``joint_states``) and rviz2.
 - ``rviz_config``: RViz config; default the installed ``rviz/two_bone_ik.rviz``.
+
+When the IK node or the sim exits the launch ends; when one cannot start (a bad parameter: exit
+code 2), ``ros2 launch`` exits with code 1.
 """
 
 import os
@@ -23,7 +26,6 @@ from launch.actions import DeclareLaunchArgument
 from launch.actions import GroupAction
 from launch.actions import IncludeLaunchDescription
 from launch.actions import OpaqueFunction
-from launch.actions import Shutdown
 from launch.conditions import IfCondition
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import FileContent
@@ -32,6 +34,7 @@ from launch.substitutions import ThisLaunchFileDir
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from two_bone_ik.arm.params_file import parameters_for_node
+from two_bone_ik.launch_support import end_launch_on_exit
 
 PACKAGE = 'two_bone_ik'
 
@@ -76,8 +79,8 @@ def _sim_node(context):
             arm_params_file=params_file, robot_description=description,
             position_controller=position, trajectory_controller=trajectory)],
         output='screen',
-        # Without it the IK node commands nothing: end the launch, as Ctrl-C does.
-        on_exit=Shutdown(reason='two_bone_ik_sim exited'),
+        # Without it the IK node commands nothing: end the launch (with an error if it failed).
+        on_exit=end_launch_on_exit('two_bone_ik_sim'),
     )]
 
 

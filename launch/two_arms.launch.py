@@ -9,8 +9,9 @@ Arguments (``ros2 launch two_bone_ik two_arms.launch.py --show-args`` lists them
   reading its own arm's section.
 
 Each arm has its own topics: ``/left_arm/target_pose``, ``/right_arm/joint_commands``, ...
-``--show-args`` also lists the arguments of the included files; given on the command line they
-apply to both arms.
+The included files get every argument of theirs from here, so an argument of theirs given on the
+command line (``elbow:=``, ``output:=``, ...) changes nothing: each arm's params file section
+decides. When a node exits the launch ends; when one cannot start, with an error.
 """
 
 import os
@@ -47,9 +48,11 @@ def generate_launch_description():
     for arm in ARMS:
         arms += [
             _include('two_bone_ik.launch.py', condition=UnlessCondition(sim),
-                     params_file=params_file, namespace=arm),
+                     params_file=params_file, namespace=arm, elbow='', urdf_file='',
+                     output=''),
             _include('sim.launch.py', condition=IfCondition(sim),
-                     params_file=params_file, namespace=arm),
+                     params_file=params_file, namespace=arm, urdf_file='', elbow='',
+                     output='joint_commands', rviz='false', rviz_config=''),
         ]
     return LaunchDescription([
         DeclareLaunchArgument(

@@ -13,7 +13,12 @@ Arguments (``ros2 launch two_bone_ik two_bone_ik.launch.py --show-args`` lists t
 
 An argument left empty (the default for the last three) passes nothing, so the params file's
 value stands: only the arguments given become parameter overrides, after the params file (the
-last definition wins). The other launch files of this package include this one for the IK node.
+last definition wins). With ``urdf_file`` and the default ``params_file``, the file's geometry
+(``link_lengths``, ``joint_names``, ``plane``, ...) is left out: the URDF replaces it. The other
+launch files of this package include this one for the IK node.
+
+When the node exits the launch ends; when it cannot start (exit code 2), ``ros2 launch`` exits
+with code 1.
 """
 
 import os
@@ -26,6 +31,7 @@ from launch.substitutions import FileContent
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
+from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
 
 PACKAGE = 'two_bone_ik'
 
@@ -43,27 +49,35 @@ def _given(**values):
     return {name: value for name, value in values.items() if value is not None}
 
 
+def _default_params():
+    return os.path.join(get_package_share_directory(PACKAGE), 'config', 'two_bone_ik.yaml')
+
+
 def _ik_node(context):
-    elbow, urdf_file, output = (LaunchConfiguration(name).perform(context)
-                                for name in ('elbow', 'urdf_file', 'output'))
+    namespace, params_file, elbow, urdf_file, output = (
+        LaunchConfiguration(name).perform(context)
+        for name in ('namespace', 'params_file', 'elbow', 'urdf_file', 'output'))
     description = ParameterValue(FileContent(urdf_file), value_type=str) if urdf_file else None
     publish, position, trajectory = OUTPUTS.get(output, (None, None, None))
+    namespace = namespace.strip('/')
+    node_name = f'/{namespace}/two_bone_ik' if namespace else '/two_bone_ik'
     return [Node(
         package=PACKAGE,
         executable='two_bone_ik_node',
         name='two_bone_ik',
-        namespace=LaunchConfiguration('namespace'),
-        parameters=[LaunchConfiguration('params_file'), _given(
+        namespace=namespace,
+        parameters=[*ik_node_parameters(params_file, _default_params(), bool(urdf_file),
+                                        node_name), _given(
             elbow=elbow or None, robot_description=description,
             publish_joint_commands=publish, position_controller=position,
             trajectory_controller=trajectory)],
         output='screen',
+        on_exit=end_launch_on_exit('two_bone_ik_node'),
     )]
 
 
 def generate_launch_description():
-    default_params = os.path.join(
-        get_package_share_directory(PACKAGE), 'config', 'two_bone_ik.yaml')
+    default_params = _default_params()
     return LaunchDescription([
         DeclareLaunchArgument(
             'params_file', default_value=default_params,

@@ -119,6 +119,13 @@ class Arm:
                 lambda m: len(m.velocity) == 2 and not any(m.velocity), start=counts[0])
         return Reply(joints, self.reachable.messages[counts[1]], status, counts[0])
 
+    def wait_at_rest(self, timeout: float = 30.0):
+        """Wait until the last joint command is at rest (a streamed motion has ended)."""
+        def at_rest():
+            messages = self.joints.messages
+            return bool(messages) and not any(messages[-1].velocity)
+        self.probe.spin_until(at_rest, timeout, 'the streamed motion to end')
+
     def set_params(self, **params):
         return self.probe.set_parameters(self.node_name, params)
 

@@ -474,6 +474,15 @@ class RosProbe:
         """Spin the probe until ``predicate()`` is truthy; WaitTimeout after ``timeout`` s."""
         return spin_until(self.executor, predicate, timeout, what)
 
+    def spin_for(self, seconds: float) -> None:
+        """Spin the probe for ``seconds``: to pace what it publishes, not to wait for a result."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0.0:
+                return
+            self.executor.spin_once(timeout_sec=left)
+
     def publish_until(self, publisher, msg, condition: Callable[[], Any],
                       timeout: float = DEFAULT_TIMEOUT, what: str = 'an answer',
                       period: float = 0.5) -> Any:

@@ -9,6 +9,7 @@ from two_bone_ik.arm.config import ArmConfig, ArmConfigError
 from two_bone_ik.arm.params_file import check_params_file, load_arm_config, node_key_matches
 from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
 from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
+import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
 
@@ -182,3 +183,14 @@ def test_shipped_config_files_load():
     assert servo.plane == 'xz'
     assert servo.limited
     assert all(math.isfinite(v) for v in servo.joint_lower_limits + servo.joint_upper_limits)
+
+
+def test_reads_the_tuples_launch_ros_writes_as_rcl_does(tmp_path):
+    # launch_ros turns the lists of a Node(parameters=[{...}]) dict into tuples and writes them
+    # with yaml.dump: '!!python/tuple' sequences, which rcl reads as plain arrays.
+    path = tmp_path / 'launch_params_x'
+    path.write_text(yaml.dump({'/**': {'ros__parameters': {
+        'joint_lower_limits': (-math.inf, -1.0), 'joint_names': ('a', 'b'), 'elbow': 'up'}}}))
+    assert '!!python/tuple' in path.read_text()
+    assert read_params_file(path) == [('/**', {'joint_lower_limits': [-math.inf, -1.0],
+                                               'joint_names': ['a', 'b'], 'elbow': 'up'})]

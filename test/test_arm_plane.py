@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from two_bone_ik.arm.config import ELBOW_CHOICES
-from two_bone_ik.arm.plane import from_plane, joint_axis, PLANE_AXES, to_plane
+from two_bone_ik.arm.config import ArmConfig, ELBOW_CHOICES
+from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.arm.plane import from_plane, PLANE_AXES, to_plane
+
+
+def joint_axis(plane):
+    """Return the joint axis u x v of a hand-written arm in ``plane``."""
+    return ArmGeometry.from_config(ArmConfig(plane=plane)).normal
 
 
 def test_plane_axes_and_joint_axis_right_handed():

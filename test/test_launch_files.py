@@ -4,10 +4,12 @@
 (Python with ``ast``, XML with ElementTree) and everything they name is checked against what
 exists: arguments (against the list the README documents), executables (console scripts of
 setup.py, or robot_state_publisher and rviz2), node names, parameter names (against
-two_bone_ik.nodes.parameter_schema), included launch files and the arguments passed to them,
-params files (read the way rcl reads them, section by section) and the RViz config. The checks
-collect problems into lists, and a launch file written wrong on purpose shows that they find
-them. The launch files were run by hand with the real launch system (see the README).
+two_bone_ik.nodes.parameter_schema), included launch files and the arguments passed to them
+(all of them, so none leaks in from the command line), that every node of this package ends the
+launch when it exits (with an error when it failed), params files (read the way rcl reads them,
+section by section) and the RViz config. The checks collect problems into lists, and a launch
+file written wrong on purpose shows that they find them. The launch files were run by hand with
+the real launch system (see the README).
 """
 
 import ast
@@ -170,6 +172,12 @@ def python_problems(source, file_name, declared_by_file):
         for name in _parameter_names(parameters) if parameters is not None else ():
             if not _known_parameter(executable, name):
                 problems.append(f'{file_name}: {executable} has no parameter {name!r}')
+        on_exit = _keyword(call, 'on_exit')
+        if package == PACKAGE and executable in CONSOLE_SCRIPTS and not (
+                isinstance(on_exit, ast.Call) and _name(on_exit.func) == 'end_launch_on_exit'
+                and _constant(on_exit.args[0], constants) == executable):
+            problems.append(f'{file_name}: {executable} does not end the launch when it exits '
+                            f'(on_exit=end_launch_on_exit({executable!r}))')
     for call in _calls(tree, 'ExecutableInPackage'):
         executable, package = (_constant(a, constants) for a in call.args)
         if package != PACKAGE or executable not in CONSOLE_SCRIPTS:
@@ -184,16 +192,25 @@ def python_problems(source, file_name, declared_by_file):
         if included not in declared_by_file:
             problems.append(f'{file_name}: includes {included!r}, which does not exist')
             continue
-        for keyword in call.keywords:
-            if keyword.arg != 'condition' and keyword.arg not in declared_by_file[included]:
-                problems.append(f'{file_name}: passes {keyword.arg!r} to {included}, which '
-                                'does not declare it')
+        given = [keyword.arg for keyword in call.keywords if keyword.arg != 'condition']
+        problems += _include_problems(file_name, included, given, declared_by_file[included])
     for node in ast.walk(tree):
         value = _constant(node)
         if isinstance(value, str) and value.endswith(('.yaml', '.rviz')):
             folder = CONFIG if value.endswith('.yaml') else REPO / 'rviz'
             if not (folder / value).is_file():
                 problems.append(f'{file_name}: {value} is not in {folder.name}/')
+    return problems
+
+
+def _include_problems(file_name, included, given, declared):
+    """Arguments passed that ``included`` does not declare, and declared ones not passed."""
+    problems = [f'{file_name}: passes {name!r} to {included}, which does not declare it'
+                for name in given if name not in declared]
+    missing = [name for name in declared if name not in given]
+    if missing:
+        problems.append(f"{file_name}: includes {included} without giving {', '.join(missing)} "
+                        '(given on the command line, they would reach it unseen by --show-args)')
     return problems
 
 
@@ -221,6 +238,10 @@ def xml_problems(text, file_name, declared_by_file):
         package, executable = node.get('pkg'), node.get('exec')
         if package == PACKAGE and executable not in CONSOLE_SCRIPTS:
             problems.append(f'{file_name}: {executable!r} is not a console script')
+        elif package == PACKAGE:
+            problems.append(f'{file_name}: starts {executable} itself; XML can only say '
+                            'on_exit="shutdown" (exit code 0 even when it could not start): '
+                            'include the Python launch file')
         for param in node.findall('param'):
             if param.get('name') and not _known_parameter(executable, param.get('name')):
                 problems.append(f"{file_name}: {executable} has no parameter {param.get('name')}")
@@ -234,10 +255,8 @@ def xml_problems(text, file_name, declared_by_file):
         if included not in declared_by_file:
             problems.append(f'{file_name}: includes {included!r}, which does not exist')
             continue
-        for arg in include.findall('arg'):
-            if arg.get('name') not in declared_by_file[included]:
-                problems.append(f"{file_name}: passes {arg.get('name')!r} to {included}, which "
-                                'does not declare it')
+        given = [arg.get('name') for arg in include.findall('arg')]
+        problems += _include_problems(file_name, included, given, declared_by_file[included])
     return problems
 
 
@@ -325,14 +344,20 @@ def test_every_node_and_include_is_found_by_the_checks():
 BAD_LAUNCH_FILE = """
 def _sim(context):
     return [Node(package='two_bone_ik', executable='two_bone_ik_sim', name='sim',
-                 parameters=[{'arm_params': params_file}, _given(real_time=2.0)])]
+                 parameters=[{'arm_params': params_file}, _given(real_time=2.0)],
+                 on_exit=end_launch_on_exit('two_bone_ik_node'))]
+
+def _ik(context):
+    return [Node(package='two_bone_ik', executable='two_bone_ik_node', name='two_bone_ik',
+                 on_exit=Shutdown())]
 
 def generate_launch_description():
     return LaunchDescription([
         Node(package='two_bone_ik', executable='two_bone_ik_nod', name='two_bone_ik'),
         Node(package='rviz', executable='rviz'),
         Command(['two_bone_ik_urdf --params-file ', params_file]),
-        _include('two_bone_ik.launch.py', elbows='up'),
+        _include('two_bone_ik.launch.py', elbows='up', params_file='', namespace='',
+                 urdf_file='', output=''),
         _include('missing.launch.py'),
         os.path.join(share, 'config', 'no_such_arm.yaml'),
     ])
@@ -346,6 +371,7 @@ BAD_XML_LAUNCH_FILE = """
     <param name="elbows" value="up"/>
   </node>
   <include file="$(dirname)/two_bone_ik.launch.py"><arg name="port" value="x"/></include>
+  <include file="$(dirname)/display.launch.py"><arg name="params_file" value="x"/></include>
 </launch>
 """
 
@@ -356,6 +382,12 @@ def test_the_checks_find_what_is_wrong():
         "bad.launch.py: two_bone_ik_sim is not named 'two_bone_ik_sim'",
         "bad.launch.py: two_bone_ik_sim has no parameter 'arm_params'",
         "bad.launch.py: two_bone_ik_sim has no parameter 'real_time'",
+        'bad.launch.py: two_bone_ik_sim does not end the launch when it exits '
+        "(on_exit=end_launch_on_exit('two_bone_ik_sim'))",
+        'bad.launch.py: two_bone_ik_node does not end the launch when it exits '
+        "(on_exit=end_launch_on_exit('two_bone_ik_node'))",
+        'bad.launch.py: includes two_bone_ik.launch.py without giving elbow (given on the '
+        'command line, they would reach it unseen by --show-args)',
         "bad.launch.py: 'two_bone_ik_nod' is not a console script",
         'bad.launch.py: unknown executable rviz/rviz',
         'bad.launch.py: a Command runs a program looked up on PATH (a colcon install puts ours '
@@ -368,9 +400,17 @@ def test_the_checks_find_what_is_wrong():
     assert problems == [
         'bad.launch.xml: argument sim has no description',
         'bad.launch.xml: default of sim is not a choice',
+        'bad.launch.xml: starts two_bone_ik_node itself; XML can only say on_exit="shutdown" '
+        '(exit code 0 even when it could not start): include the Python launch file',
         'bad.launch.xml: two_bone_ik_node has no parameter elbows',
         'bad.launch.xml: $(find-pkg-share two_bone_ik)/config/no_such_arm.yaml does not exist',
         "bad.launch.xml: passes 'port' to two_bone_ik.launch.py, which does not declare it",
+        'bad.launch.xml: includes two_bone_ik.launch.py without giving params_file, namespace, '
+        'elbow, urdf_file, output (given on the command line, they would reach it unseen by '
+        '--show-args)',
+        'bad.launch.xml: includes display.launch.py without giving urdf_file, namespace, '
+        'joint_states, rviz, rviz_config (given on the command line, they would reach it unseen '
+        'by --show-args)',
     ]
 
 
@@ -423,6 +463,12 @@ def test_default_params_file_of_each_launch_file():
         if isinstance(default, ast.Name):  # assigned just before
             default = next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                            and getattr(node.targets[0], 'id', None) == default.id)
+        if isinstance(default, ast.Call) and isinstance(default.func, ast.Name):
+            # returned by a function of the file
+            function = next(node for node in tree.body if isinstance(node, ast.FunctionDef)
+                            and node.name == default.func.id)
+            default = next(node.value for node in ast.walk(function)
+                           if isinstance(node, ast.Return))
         assert _name(default.func) == 'join' and _constant(default.args[-1]) == params
 
 

@@ -28,7 +28,7 @@ def test_without_limits_every_goal_is_one_command():
     assert step.command == (1.0, -1.0) and step.duration == 0.0
     assert stream.tick() == (None, False) and not stream.moving
     # stop: nothing to brake; the last command stands.
-    assert stream.stop() == ((1.0, -1.0), 0.0, False)
+    assert stream.stop() == ((1.0, -1.0), 0.0, False, '')
 
 
 def test_first_motion_starts_from_the_measurement_else_initial_positions():
@@ -80,25 +80,30 @@ def test_rate_change_waits_for_rest():
 
 def test_stop_reports_where_it_comes_to_rest():
     stream = CommandStream(LIMITS, FREE, 100.0, (0.0, 0.0))
-    assert stream.stop() == (None, 0.0, False)  # nothing commanded yet
+    assert stream.stop() == (None, 0.0, False, '')  # nothing commanded yet
     stream.goal((2.0, 2.0))
     for _ in range(50):
         stream.tick()
-    position, duration, new = stream.stop()
+    position, duration, new, note = stream.stop()
+    assert note == ''
     assert new and duration > 0.0
     samples = drain(stream)
     assert samples[-1].position == pytest.approx(position, abs=1e-12)
     assert position[0] < 2.0
 
 
-def test_a_new_arm_starts_afresh_from_the_last_command():
+def test_new_joint_limits_keep_the_commanded_state():
+    # A new description of the same joints: the next motion goes on from the last command,
+    # never from a measurement that lags it (a republished robot_description used to reset
+    # the stream, and the next command jumped back to the measured position).
     stream = CommandStream(LIMITS, FREE, 100.0, (0.0, 0.0))
+    stream.measured((0.0, 0.0))
     stream.goal((0.2, 0.1))
     drain(stream)
     stream.set_position_limits(((-1.0, 1.0), (-1.0, 1.0)))
     stream.goal((0.5, 0.5))
     first, _ = stream.tick()
-    assert first.position == pytest.approx((0.2, 0.1), abs=0.01)
+    assert first.position == pytest.approx((0.2, 0.1), abs=1e-4)
 
 
 @pytest.mark.parametrize('change', ['rate at rest', 'rate mid-motion', 'new arm'])

@@ -169,7 +169,8 @@ def test_stop_brakes_within_the_limits_and_holds():
     moving = [planner.advance() for _ in range(50)]
     speed = np.abs(moving[-1].velocity)
     assert speed.max() > 1.0
-    where, duration = planner.stop()
+    where, duration, note = planner.stop()
+    assert note == ''
     braking = run(planner)
     check_within_limits(braking, LIMITS, start=moving[-1])
     assert braking[-1].position == pytest.approx(where, abs=1e-12)
@@ -179,7 +180,7 @@ def test_stop_brakes_within_the_limits_and_holds():
     assert where[0] < 3.0 and where[1] > -3.0
     held = [planner.advance() for _ in range(10)]
     assert all(s.position == braking[-1].position and not s.moving for s in held)
-    assert planner.stop() == (braking[-1].position, 0.0)
+    assert planner.stop() == (braking[-1].position, 0.0, '')
 
 
 def test_trajectory_points_at_the_period_with_zero_end_velocity():

@@ -4,7 +4,7 @@ from builtin_interfaces.msg import Time
 import pytest
 
 from two_bone_ik.markers import Shape
-from two_bone_ik.motion.planner import TrajectoryPoint
+from two_bone_ik.motion.trajectory import TrajectoryPoint
 from two_bone_ik.nodes.ik_messages import duration_msg, joint_trajectory, marker_array
 from two_bone_ik.nodes.ik_messages import marker_msg
 from visualization_msgs.msg import Marker

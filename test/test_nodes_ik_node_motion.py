@@ -11,17 +11,18 @@ import math
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
-from geometry_msgs.msg import PoseStamped
-from ik_client import LATCHED, pose, values
+from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
+from ik_client import Arm, LATCHED, pose, values
 import numpy as np
 import pytest
 from rclpy.qos import qos_profile_sensor_data
-from ros_harness import NodeProcess, write_params
+from ros_harness import NodeProcess, without_modules, write_params
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+from two_bone_ik.motion.planner import MAX_TRAJECTORY_POINTS
 from two_bone_ik.solver import forward
 
 NAMES = ['shoulder_joint', 'elbow_joint']
@@ -29,6 +30,8 @@ LINKS = (0.30, 0.25)
 LOWER, UPPER = [-2.5, -2.8], [2.5, 2.8]
 VELOCITY, ACCELERATION, JERK = [1.5, 2.0], [6.0, 8.0], [60.0, 80.0]
 RATE = 100.0
+#: Seconds to wait for a streamed motion to end.
+STREAM_TIMEOUT = 120.0
 
 
 def seconds(duration):
@@ -74,13 +77,14 @@ class Motion:
         status = self.statuses.wait_for(lambda s: True, start=starts[0])
         trajectory = self.trajectories.wait_for(lambda t: True, start=starts[1])
         expected = len(trajectory.points)
-        self.commands.wait_for_count(starts[2] + expected)
+        # Generous: on a loaded machine the stream takes longer than planned (never shorter).
+        self.commands.wait_for_count(starts[2] + expected, timeout=STREAM_TIMEOUT)
         return values(status), trajectory, self.commands.messages[starts[2]:]
 
     def settle(self):
         """Wait until the stream has ended (the last command is the last trajectory point)."""
         last = self.trajectories.last.points[-1].positions
-        self.commands.wait_for(lambda m: list(m.data) == list(last))
+        self.commands.wait_for(lambda m: list(m.data) == list(last), timeout=STREAM_TIMEOUT)
 
 
 def motion_params(**extra):
@@ -357,3 +361,199 @@ def test_joint_states_read_from_when_motion_is_planned_at_runtime(domain, probe,
             for a in diagnostics.messages for s in a.status), 30.0, 'the measurement to arrive')
         probe.node.destroy_subscription(diagnostics.subscription)
         assert process.returncode is None
+
+
+def motion_report(diagnostics, ns, predicate):
+    """Wait for a ``<ns>/two_bone_ik: motion`` status matching ``predicate``; return it."""
+    def check(array):
+        return next((s for s in array.status if s.name == f'{ns}/two_bone_ik: motion'
+                     and predicate(s)), None)
+    return check(diagnostics.wait_for(check, timeout=20.0))
+
+
+def test_streamed_joint_commands_are_stamped_a_period_apart(domain, probe, tmp_path):
+    # The pacer sends a sample no earlier than one period after the one before: a pacer at
+    # twice the rate (real-time velocity twice the limit) passed every per-message check.
+    params = write_params(tmp_path / 'stamps.yaml', motion_params(publish_joint_commands=True))
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/stamps'],
+                     domain_id=domain, log_dir=tmp_path, name='stamps') as process:
+        motion = Motion(probe, process, '/stamps')
+        probe.wait_for_publishers(motion.joint_commands)
+        start = len(motion.trajectories)
+        probe.publish_until(motion.target, pose(0.3, 0.3),
+                            lambda: len(motion.trajectories) > start, what='an answer')
+        motion.settle()
+        last = list(motion.trajectories.last.points[-1].positions)
+        motion.joint_commands.wait_for(lambda m: list(m.position) == last)  # it ended here too
+        first = len(motion.joint_commands)
+        status, trajectory, _ = motion.send(-0.35, -0.2)
+        # A loaded machine wakes the pacer late, and a late command delays the next: the
+        # stream then takes longer than planned (never shorter).
+        motion.joint_commands.wait_for_count(first + len(trajectory.points),
+                                             timeout=STREAM_TIMEOUT)
+        streamed = motion.joint_commands.messages[first:]
+        assert len(streamed) == len(trajectory.points) > 50
+        stamps = np.array([m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
+                           for m in streamed])
+        gaps = np.diff(stamps)
+        # Stamps are taken as each command is published, a little after its period began: on a
+        # loaded machine single gaps wander by that delay, the run of them cannot.
+        assert np.median(gaps) >= 0.98 / RATE, np.median(gaps)
+        assert stamps[-1] - stamps[0] >= (len(stamps) - 1) / RATE * 0.99
+        assert np.mean(gaps < 0.8 / RATE) <= 0.1, np.sort(gaps)[:10]
+        # So the real-time velocity stays within the limit over the motion.
+        positions = np.array([m.position for m in streamed])
+        travel = np.abs(positions[-1] - positions[0])
+        assert np.all(travel <= np.array(VELOCITY) * (stamps[-1] - stamps[0]) * (1 + 1e-6))
+        assert process.returncode is None
+
+
+def test_a_motion_the_planner_cannot_plan_is_answered_and_the_node_lives(domain, probe,
+                                                                         tmp_path):
+    # At 1e-4 rad/s a 1 rad move lasts longer than Ruckig can plan (result -101): the node
+    # died with "ValueError: -101 is not a valid Result". A joint_states message far outside
+    # the limits is refused as a starting point (it made the first plan fail the same way).
+    params = write_params(tmp_path / 'slow.yaml', motion_params(
+        max_joint_velocity=[1e-4, 1e-4], publish_joint_commands=True))
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/slow'],
+                     domain_id=domain, log_dir=tmp_path, name='slow') as process:
+        motion = Motion(probe, process, '/slow')
+        probe.wait_for_subscribers(motion.states)
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        far = JointState(name=list(NAMES), position=[1e6, 0.0])
+        probe.publish_until(motion.states, far, lambda: any(
+            s.name == '/slow/two_bone_ik: motion' and 'joint_states refused' in s.message
+            for a in diagnostics.messages for s in a.status), 30.0, 'the measurement refused')
+        report = motion_report(diagnostics, '/slow', lambda s: 'refused' in s.message)
+        assert report.level == DiagnosticStatus.WARN
+        assert 'more than 0.1 rad outside its limits' in report.message
+        assert values(report)['measured_position'] == 'none'
+        start = len(motion.statuses)
+        probe.publish_until(motion.target, pose(-0.2, 0.4), lambda: len(motion.statuses) > start,
+                            what='an answer')
+        failed = motion.statuses.messages[start]
+        assert (values(failed)['status'], values(failed)['code']) == ('MOTION_FAILED', '15')
+        assert failed.level == DiagnosticStatus.ERROR
+        assert motion.reachable.wait_for(lambda m: True, start=len(motion.reachable) - 1).data \
+            is False
+        assert 'longer than the about 7600 s Ruckig can plan' in process.stderr
+        # Still alive and answering: a short move from the start (0, 0) is planned (500 s, its
+        # trajectory thinned to at most MAX_TRAJECTORY_POINTS points).
+        start, sent = len(motion.statuses), len(motion.trajectories)
+        motion.target.publish(pose(*forward(0.05, -0.05, *LINKS)))
+        status = values(motion.statuses.wait_for(lambda s: True, start=start))
+        assert status['status'] == 'REACHED' and status['moving'] == 'true'
+        assert float(status['motion_remaining']) > 400.0
+        trajectory = motion.trajectories.wait_for(lambda t: True, start=sent)
+        assert len(trajectory.points) <= MAX_TRAJECTORY_POINTS
+        assert process.returncode is None, process.output()
+
+
+def test_joint_states_the_node_cannot_use_change_nothing(domain, probe, tmp_path):
+    # Measured at (0.4, -0.6), then NaN, inf, wrong names, wrong lengths, an unstamped message
+    # at (0, 0) after stamped ones, one stamped 2^31 s: the first motion used to start from
+    # (0, 0), its first command jumping 0.4 and 0.6 rad.
+    params = write_params(tmp_path / 'garbage.yaml', motion_params(
+        initial_positions=[0.0, 0.0], publish_joint_commands=True))
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/garbage'],
+                     domain_id=domain, log_dir=tmp_path, name='garbage') as process:
+        motion = Motion(probe, process, '/garbage')
+        probe.wait_for_subscribers(motion.states)
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        good = JointState(name=list(NAMES), position=[0.4, -0.6])
+        good.header.stamp = probe.node.get_clock().now().to_msg()
+        probe.publish_until(motion.states, good, lambda: any(
+            s.name == '/garbage/two_bone_ik: motion'
+            and values(s)['measured_position'] == '[0.400000, -0.600000]'
+            for a in diagnostics.messages for s in a.status), 30.0, 'the measurement to arrive')
+        now = probe.node.get_clock().now().to_msg()
+        garbage = [JointState(name=list(NAMES), position=[math.nan, 0.0]),
+                   JointState(name=list(NAMES), position=[0.0, math.inf]),
+                   JointState(name=['other', NAMES[1]], position=[0.0, 0.0]),
+                   JointState(name=list(NAMES), position=[0.0]),
+                   JointState(name=list(NAMES), position=[0.0, 0.0]),  # unstamped
+                   JointState(name=list(NAMES), position=[0.0, 0.0])]
+        for message in garbage[:3]:
+            message.header.stamp = now
+        garbage[-1].header.stamp.sec = 2 ** 31 - 1
+        for message in garbage:
+            motion.states.publish(message)
+        report = motion_report(diagnostics, '/garbage',
+                               lambda s: 'joint_states refused' in s.message)
+        assert values(report)['measured_position'] == '[0.400000, -0.600000]'
+        start = len(motion.joint_commands)
+        motion.target.publish(pose(0.35, 0.2))
+        first = motion.joint_commands.wait_for(lambda m: True, start=start)
+        assert np.abs(np.array(first.position) - (0.4, -0.6)).max() <= max(VELOCITY) / RATE
+        assert process.returncode is None, process.output()
+
+
+def test_motion_limits_without_ruckig_are_refused_in_one_line(domain, probe, tmp_path):
+    # Ruckig is imported only to plan: an arm without motion limits runs without it, and
+    # limits then say what to install.
+    params = write_params(tmp_path / 'bare.yaml', {
+        'position_controller': 'fpc', 'trajectory_controller': 'jtc'})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/bare'],
+                     domain_id=domain, log_dir=tmp_path, name='bare',
+                     env_extra=without_modules('ruckig')) as process:
+        motion = Motion(probe, process, '/bare')
+        start = len(motion.commands)
+        probe.publish_until(motion.target, pose(0.3, 0.3),
+                            lambda: len(motion.commands) > start, what='a command')
+        (result,) = probe.set_parameters('/bare/two_bone_ik', {'max_joint_velocity': [1.0, 1.0]})
+        assert not result.successful
+        assert result.reason == ('max_joint_velocity: finite motion limits need the Python '
+                                 'package ruckig, which is not installed: pip install ruckig '
+                                 '(or leave every motion limit at .inf)')
+        assert process.returncode is None, process.output()
+    limited = NodeProcess('two_bone_ik', params_file=write_params(
+        tmp_path / 'limited.yaml', {'max_joint_velocity': [1.0, 1.0]}), domain_id=domain,
+        log_dir=tmp_path, name='limited', env_extra=without_modules('ruckig')).start()
+    assert limited.wait() == 2, limited.output()
+    assert limited.stderr.strip() == (
+        'two_bone_ik: invalid parameter max_joint_velocity: finite motion limits need the '
+        'Python package ruckig, which is not installed: pip install ruckig (or leave every '
+        'motion limit at .inf)')
+
+
+@pytest.mark.parametrize('stamped', [True, False])
+def test_twists_jog_the_tip_and_stop_when_they_stop(domain, probe, tmp_path, stamped):
+    ns = f'/jog_{int(stamped)}'
+    params = write_params(tmp_path / 'jog.yaml', {'twist_stamped': stamped,
+                                                  'twist_timeout': 0.3})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', f'__ns:={ns}'],
+                     domain_id=domain, log_dir=tmp_path, name='jog') as process:
+        arm = Arm(probe, process, ns=ns)
+        arm.connect()
+        start = forward(*arm.send(pose(0.3, 0.1)).q, *LINKS)
+        twists = probe.publisher(TwistStamped if stamped else Twist, f'{ns}/target_twist')
+        probe.wait_for_subscribers(twists)
+        twist = TwistStamped() if stamped else Twist()
+        linear = twist.twist.linear if stamped else twist.linear
+        linear.x, linear.y = 0.1, 0.05
+        first = len(arm.joints)
+        for _ in range(5):  # 0.5 s of twists, 10 a second
+            twists.publish(twist)
+            probe.spin_for(0.1)
+        status = arm.status.wait_for(lambda s: values(s).get('jog') == 'following')
+        assert values(status)['status'] == 'REACHED'
+        # Then silence: the jog ends after twist_timeout and the commands stop.
+        arm.joints.wait_for_count(first + 20)
+        count = wait_until_quiet(probe, arm.joints, 0.5)
+        tips = np.array([forward(*m.position, *LINKS) for m in arm.joints.messages[first:count]])
+        steps = np.diff(tips, axis=0)
+        # Every step along the twist's direction, one period's worth of it.
+        np.testing.assert_allclose(steps, np.tile((0.1 / 100.0, 0.05 / 100.0), (len(steps), 1)),
+                                   atol=1e-9)
+        assert np.linalg.norm(tips[-1] - np.array(start)) > 0.03
+        assert process.returncode is None, process.output()
+
+
+def wait_until_quiet(probe, collector, quiet):
+    """Spin until ``collector`` got nothing new for ``quiet`` s; return its message count."""
+    count = len(collector)
+    while True:
+        probe.spin_for(quiet)
+        if len(collector) == count:
+            return count
+        count = len(collector)

@@ -223,3 +223,53 @@ def test_given_max_joint_velocity_replaces_the_urdfs(domain, probe, tmp_path):
         assert (reply.name, reply.values['moving']) == ('REACHED', 'false')
         assert list(reply.joints.velocity) == []  # one command, not a stream
         check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
+
+
+def test_a_description_republished_mid_motion(domain, probe, tmp_path):
+    # robot_state_publisher restarting republishes the same URDF: the motion in flight was
+    # dropped without braking (no command after the republish, the goal lost) and the next
+    # one started from a lagging measurement. Now the same text changes nothing, and a
+    # different one brakes (as ~/stop) and the next motion goes on from the commanded state.
+    params = write_params(tmp_path / 'republish.yaml', {
+        'robot_description_topic': 'robot_description', 'base_frame': 'base_link',
+        'max_joint_acceleration': [3.0, 3.0], 'max_joint_jerk': [30.0, 30.0]})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/republish'],
+                     domain_id=domain, log_dir=tmp_path, name='republish') as process:
+        descriptions = probe.publisher(String, '/republish/robot_description', LATCHED)
+        descriptions.publish(String(data=SCARA))
+        wait_until(lambda: 'robot_description: arm from its URDF' in process.stderr,
+                   what='the arm from the topic')
+        arm = Arm(probe, process, ns='/republish', geometry=arm_from_urdf(SCARA, 'base_link'))
+        arm.connect()
+        arm.wait_at_rest()
+        goal = {'joint1': 2.0, 'joint2': -1.5}
+        start = len(arm.joints)
+        arm.target.publish(pose(*chain_tip(SCARA, 'base_link', 'tool0', goal)))
+        arm.joints.wait_for_count(start + 20)
+        descriptions.publish(String(data=SCARA))  # the same text
+        arm.joints.wait_for(lambda m: np.allclose(m.position, list(goal.values()), atol=1e-9),
+                            start=start, timeout=30.0)
+        streamed = np.array([m.position for m in arm.joints.messages[start:]])
+        assert np.abs(np.diff(streamed, axis=0)).max() <= 3.0 / 100.0 * (1 + 1e-6)
+
+        # A different description mid-motion: braking, then on from where it stopped.
+        start = len(arm.joints)
+        arm.target.publish(pose(*chain_tip(SCARA, 'base_link', 'tool0',
+                                           {'joint1': -1.0, 'joint2': 1.0})))
+        arm.joints.wait_for_count(start + 25)
+        descriptions.publish(String(data=SCARA.replace('lower="-2.5" upper="2.5"',
+                                                       'lower="-2.4" upper="2.4"')))
+        wait_until(lambda: process.stderr.count('robot_description: arm from its URDF') == 2,
+                   what='the second description')
+        arm.wait_at_rest()
+        braked = arm.joints.messages[-1].position
+        mid = len(arm.joints)
+        reply = arm.send(pose(*chain_tip(SCARA, 'base_link', 'tool0',
+                                         {'joint1': 0.5, 'joint2': 0.5})))
+        assert reply.name == 'REACHED'
+        arm.wait_at_rest()
+        after = np.array([m.position for m in arm.joints.messages[mid:]])
+        assert np.abs(after[0] - braked).max() <= 3.0 / 100.0 * (1 + 1e-6)
+        whole = np.array([m.position for m in arm.joints.messages[start:]])
+        assert np.abs(np.diff(whole, axis=0)).max() <= 3.0 / 100.0 * (1 + 1e-6)
+        assert process.returncode is None, process.output()

@@ -5,6 +5,7 @@ is checked here are the bytes the controller would receive and what the node pub
 """
 
 from contextlib import contextmanager
+import json
 import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -147,6 +148,15 @@ def test_a_clamped_command_is_a_warning_in_diagnostics(driver):
     assert 'clamped to output_limits: elbow_joint' in driver.node.stderr
 
 
+def test_a_huge_finite_command_is_clamped_and_the_node_lives_on(driver):
+    # Defect 15.6: (1e+308, 0.0) ended the node with an OverflowError.
+    driver.send([SHOULDER, ELBOW], [1e308, 0.0])
+    driver.wait_for_targets({0: 2400 * 4, 2: quarter_us(0.0)})
+    driver.send([SHOULDER, ELBOW], [-1e308, 0.1])
+    driver.wait_for_targets({0: 600 * 4, 2: quarter_us(-0.1)})
+    assert driver.node.returncode is None, driver.node.output()
+
+
 def test_unplug_is_an_error_and_replug_reconnects_without_replaying(driver):
     device = driver.device
     driver.send([SHOULDER], [0.4])
@@ -191,45 +201,119 @@ def test_ctrl_c_releases_the_port_and_leaves_quietly(tmp_path):
         serial.Serial(str(driver.device.path), exclusive=True).close()
 
 
-def test_dynamixel_torque_off_on_exit(tmp_path):
+@contextmanager
+def dynamixel_driver(tmp, positions, parameters, name):
+    """Run a driver node on emulated Dynamixels ``{ID: ticks}`` with ``parameters``.
+
+    Yields the device, the node, the collected ``joint_states`` and a ``joint_commands``
+    publisher, once the node has subscribed.
+    """
     domain = claim_domain_id()
-    joints = {'shoulder': {'channel': 1, 'angle_range': [0.0, 2 * math.pi],
-                           'output_range': [2048.0, 6144.0], 'output_limits': [0.0, 4095.0]}}
-    with DynamixelEmulator(tmp_path / 'ttyUSB0', {1: 2100}) as device:
-        params = write_params(tmp_path / 'dxl.yaml', {
-            'protocol': 'dynamixel', 'port': str(device.path), 'joints': ['shoulder'],
-            'torque_off_on_exit': True, 'servos': joints}, NODE)
-        with NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp_path,
-                         name='dxl') as node, RosProbe(domain, 'dxl_probe') as probe:
+    with DynamixelEmulator(tmp / 'ttyUSB0', positions) as device:
+        params = write_params(tmp / f'{name}.yaml', {
+            'protocol': 'dynamixel', 'port': str(device.path), **parameters}, NODE)
+        with NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp,
+                         name=name) as node, RosProbe(domain, f'{name}_probe') as probe:
             states = probe.collect(JointState, 'joint_states')
             pub = probe.publisher(JointState, 'joint_commands')
             probe.wait_for_subscribers(pub)
-            first = states.wait_for_count(1)[0]
-            assert first.position[0] == pytest.approx(52 * 2 * math.pi / 4096)
-            assert device.get(1, 'torque') == 1 and device.get(1, 'goal') == 2100
-            pub.publish(command(['shoulder'], [0.5]))
-            goal = 2048 + round(0.5 * 4096 / 2 / math.pi)
-            device.wait_for(lambda: device.get(1, 'goal') == goal, what='the goal')
-            assert node.interrupt() == 0
+            yield device, node, states, pub
+
+
+def test_dynamixel_torque_off_on_exit(tmp_path):
+    joints = {'shoulder': {'channel': 1, 'angle_range': [0.0, 2 * math.pi],
+                           'output_range': [2048.0, 6144.0], 'output_limits': [0.0, 4095.0]}}
+    parameters = {'joints': ['shoulder'], 'torque_off_on_exit': True, 'servos': joints}
+    with dynamixel_driver(tmp_path, {1: 2100}, parameters, 'dxl') as (device, node, states, pub):
+        first = states.wait_for_count(1)[0]
+        assert first.position[0] == pytest.approx(52 * 2 * math.pi / 4096)
+        assert device.get(1, 'torque') == 1 and device.get(1, 'goal') == 2100
+        pub.publish(command(['shoulder'], [0.5]))
+        goal = 2048 + round(0.5 * 4096 / 2 / math.pi)
+        device.wait_for(lambda: device.get(1, 'goal') == goal, what='the goal')
+        assert node.interrupt() == 0
         assert device.get(1, 'torque') == 0
         assert 'Traceback' not in node.stderr
+
+
+ARM6 = ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex', 'wrist_roll', 'gripper')
+
+
+def test_a_lerobot_calibrated_arm_with_a_coupled_forearm(tmp_path):
+    # Six Dynamixel X servos from a calibration file written here; the elbow servo sets
+    # shoulder_lift + elbow_flex (a parallel linkage); the gripper is commanded alone, as
+    # another node would, and only its servo moves.
+    motors = {joint: {'id': i + 1, 'drive_mode': 0, 'homing_offset': 100 * i,
+                      'range_min': 1000, 'range_max': 3000} for i, joint in enumerate(ARM6)}
+    calibration = tmp_path / 'so101_like.json'
+    calibration.write_text(json.dumps(motors))
+    tick = 2 * math.pi / 4095
+    parameters = {'joints': list(ARM6), 'calibration_file': str(calibration),
+                  'servos': {'elbow_flex': {'plus_joint': 'shoulder_lift'},
+                             'gripper': {'output_limits': [1500.0, 2500.0]}}}
+    with dynamixel_driver(tmp_path, dict.fromkeys(range(1, 7), 2100), parameters,
+                          'arm6') as (device, node, states, pub):
+        first = states.wait_for_count(1)[0]
+        # 2100 is 100 ticks above the middle (2000) for every servo; the elbow joint is
+        # its servo's angle minus shoulder_lift's: 0.
+        assert tuple(first.name) == ARM6
+        expected = [100 * tick] * 6
+        expected[2] = 0.0
+        assert first.position == pytest.approx(expected, abs=1e-9)
+        start = len(device.sync_writes())
+        pub.publish(command(['gripper'], [math.pi]))     # beyond the limits: 2500
+        device.wait_for(lambda: device.get(6, 'goal') == 2500, what='the gripper goal')
+        pub.publish(command(['shoulder_lift'], [-200 * tick]))
+        # The elbow servo follows (its joint keeps 0): both at 1800, in one Sync Write.
+        device.wait_for(lambda: len(device.sync_writes()) == start + 2, what='2 writes')
+        assert device.sync_writes()[start:] == [{6: 2500}, {2: 1800, 3: 1800}]
+        state = states.wait_for(lambda m: abs(m.position[1] + 200 * tick) < 1e-9,
+                                start=len(states))
+        assert state.position[2] == pytest.approx(0.0, abs=1e-9)
+        assert 'elbow_flex servo adds shoulder_lift' in node.stderr
+        assert node.returncode is None
+
+
+@pytest.mark.parametrize('content, message', [
+    (None, 'calibration_file: {path} does not exist'),
+    (b'{"shoulder_joint": \xfe}', 'calibration_file: {path}: not UTF-8 text (byte 0xfe'),
+    ('{"shoulder_joint": ', 'calibration_file: {path}: not JSON: Expecting value at line 1'),
+    ('{"shoulder_joint": {"id": 1}}', "motor 'shoulder_joint': no drive_mode, homing_offset"),
+    ('{"wrist": {"id": 1, "drive_mode": 0, "homing_offset": 0, "range_min": 0, '
+     '"range_max": 4095}}', "calibration_file: {path} has no motor 'shoulder_joint' (its "
+                            'motors: wrist), and servos.shoulder_joint.channel: not set'),
+])
+def test_a_bad_calibration_file_exits_2_with_one_line(tmp_path, content, message):
+    path = tmp_path / 'calibration.json'
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    assert_exits_2_with_one_line(tmp_path, {
+        'protocol': 'dynamixel', 'port': '/dev/null', 'joints': [SHOULDER],
+        'calibration_file': str(path)}, message.format(path=path))
 
 
 @pytest.mark.parametrize('settings, message', [
     ({'port': '/dev/ttyNOPE0'}, 'two_bone_ik_servo: invalid parameter port: /dev/ttyNOPE0 does '
                                 'not exist'),
-    ({'protocol': 'pwm'}, "protocol: expected one of maestro, ssc32u, dynamixel, got 'pwm'"),
+    ({'protocol': 'pwm'}, 'protocol: expected one of maestro, ssc32u, dynamixel, dynamixel1, '
+                          "feetech, feetech_scs, got 'pwm'"),
     ({'servos': {SHOULDER: {'channel': 0, 'angle_range': [0.0, 1.0]},
                  ELBOW: SERVOS[ELBOW]}}, 'servos.shoulder_joint.output_range: not set'),
     ({'servos': {SHOULDER: dict(SERVOS[SHOULDER], channel=30), ELBOW: SERVOS[ELBOW]}},
      'servos.shoulder_joint.channel: expected a channel from 0 to 23, got 30'),
 ])
 def test_bad_configuration_exits_2_with_one_line(tmp_path, settings, message):
-    domain = claim_domain_id()
-    params = write_params(tmp_path / 'bad.yaml', {
+    assert_exits_2_with_one_line(tmp_path, {
         'protocol': 'maestro', 'port': '/dev/null', 'joints': [SHOULDER, ELBOW],
-        'servos': SERVOS, **settings}, NODE)
-    node = NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp_path,
+        'servos': SERVOS, **settings}, message)
+
+
+def assert_exits_2_with_one_line(tmp, parameters, message):
+    """Start the driver with ``parameters``: it must exit 2 with one line holding ``message``."""
+    params = write_params(tmp / 'bad.yaml', parameters, NODE)
+    node = NodeProcess(MODULE, params_file=params, domain_id=claim_domain_id(), log_dir=tmp,
                        name='bad').start()
     assert node.wait() == EXIT_BAD_CONFIG, node.output()
     lines = node.stderr.strip().splitlines()

@@ -1,10 +1,12 @@
 """Tests of the two_bone_ik_sim node as a real process over DDS: commands, state, robustness."""
 
+import contextlib
 import math
 import re
 import signal
 
 from builtin_interfaces.msg import Duration
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
 import numpy as np
 import pytest
@@ -26,7 +28,7 @@ from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.solver import forward
-from urdf_arms import chain_tip, HANGING_LEG
+from urdf_arms import chain_tip, HANGING_LEG, YAW_PAIR_PITCH, YAW_PAIR_PITCH_ROLL_GRIPPER
 
 MODULE = 'two_bone_ik.nodes.sim_node'
 DEFAULT_PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
@@ -345,14 +347,21 @@ def test_two_arm_file_gives_each_namespaced_sim_its_section(tmp_path, own_domain
             assert process.stop() == 0, process.output()
 
 
+@contextlib.contextmanager
+def _sim_of(tmp_path, domain, name, **parameters):
+    """Run a sim at 2x real time with ``parameters`` in a params file; yield (node, probe)."""
+    params = write_params(tmp_path / f'{name}.yaml', {'real_time_factor': 2.0, **parameters},
+                          node_name='two_bone_ik_sim')
+    with NodeProcess(MODULE, params_file=params, domain_id=domain, log_dir=tmp_path,
+                     name=name) as node, RosProbe(domain, f'{name}_probe') as probe:
+        yield node, probe
+
+
 def test_simulates_the_users_own_urdf(tmp_path, own_domain):
     # The leg stand: a rail joint above the base (held where it is), the hip and knee driven,
     # the foot 0.045 m off the hip's plane. tip_pose is the foot in base_link.
-    params = write_params(tmp_path / 'leg.yaml', {
-        'robot_description': HANGING_LEG, 'base_frame': 'base_link', 'tip_frame': 'foot',
-        'real_time_factor': 2.0}, node_name='two_bone_ik_sim')
-    with NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
-                     name='leg_sim') as node, RosProbe(own_domain, 'leg_probe') as probe:
+    with _sim_of(tmp_path, own_domain, 'leg_sim', robot_description=HANGING_LEG,
+                 base_frame='base_link', tip_frame='foot') as (node, probe):
         arm = Arm(node, probe)
         assert list(arm.states.last.name) == ['hip', 'knee']
         assert 'arm from its URDF' in node.stderr
@@ -476,6 +485,14 @@ BAD_TRAJECTORIES = {
     'ends_in_the_past': (_trajectory([SHOULDER, ELBOW], _GOOD_POINTS, stamp=_duration(1.0)),
                          'rejected: the trajectory ended (header.stamp plus the last '
                          'time_from_start)'),
+    # Finite values whose splines overflow a double (issue 15, defect 7: they killed the sim).
+    'overflowing_positions': (_trajectory([SHOULDER, ELBOW], [(1.0, (1e308, 0.0)),
+                                                              (2.0, (-1e308, 0.0))]),
+                              'rejected: point 1: the spline to it overflows for '
+                              'shoulder_joint'),
+    'overflowing_velocity': (_trajectory([SHOULDER, ELBOW], [(1.0, (0.9, -0.2), (1.7e308, 0.0)),
+                                                             (2.0, (1.0, 0.0), (0.0, 0.0))]),
+                             'rejected: point 0: the spline to it overflows for shoulder_joint'),
 }
 BAD_COMMANDS_MULTIARRAY = {
     'wrong_length': (Float64MultiArray(data=[1.0]),
@@ -521,3 +538,98 @@ def test_bad_controller_name_exits_with_one_line(tmp_path, own_domain):
                      'cannot name a controller: Invalid topic name: topic name must not '
                      "contain characters other than alphanumerics, '_', '~', '{', or '}':"], \
         node.output()
+
+
+# -- desktop arms of 4 and 5 joints -----------------------------------------------------------
+
+FIVE = ('yaw', 'shoulder', 'elbow', 'wrist_pitch', 'wrist_roll')
+
+
+def _tip_of(arm, state, urdf, base):
+    """Return the tip_pose of ``state`` and the URDF's own tip for its positions."""
+    tip = arm.tips.wait_for(lambda m: m.header.stamp == state.header.stamp)
+    p = tip.pose.position
+    expected = chain_tip(urdf, base, 'tool', dict(zip(state.name, state.position)))
+    return (p.x, p.y, p.z), expected
+
+
+def test_a_five_joint_arm_and_its_gripper_through_every_input(tmp_path, own_domain):
+    with _sim_of(tmp_path, own_domain, 'five_sim', robot_description=YAW_PAIR_PITCH_ROLL_GRIPPER,
+                 tip_frame='tool', initial_positions=[0.1, 0.2, 0.3, 0.4, 0.5],
+                 position_controller='arm_position',
+                 trajectory_controller='arm_trajectory') as (node, probe):
+        arm = Arm(node, probe)
+        first = arm.states.messages[0]
+        # The chain's joints in chain order, then the gripper (its mimic twin is fixed).
+        assert list(first.name) == [*FIVE, 'gripper']
+        np.testing.assert_allclose(first.position, (0.1, 0.2, 0.3, 0.4, 0.5, 0.005), atol=1e-9)
+        assert 'arm from its URDF: 5 joints from' in node.stderr
+        assert '(and off the chain: gripper)' in node.stderr
+        # commands: 5 values in chain order.
+        commands = arm.publisher(Float64MultiArray, '/arm_position/commands')
+        target = (0.5, -0.4, 0.9, -1.0, 2.0)
+        start = len(arm.states)
+        arm.probe.publish_until(commands, Float64MultiArray(data=list(target)),
+                                _moved_from(arm, start, first.position))
+        state = arm.wait_at((*target, 0.005))
+        tip, expected = _tip_of(arm, state, YAW_PAIR_PITCH_ROLL_GRIPPER, 'base_link')
+        np.testing.assert_allclose(tip, expected, atol=1e-9)
+        # joint_commands by name: the gripper alone, in metres.
+        arm.send(['gripper'], [0.02])
+        arm.wait_at((*target, 0.02))
+        # joint_trajectory: the arm's 5 joints in any order; the gripper keeps its target.
+        trajectory = arm.publisher(JointTrajectory, '/arm_trajectory/joint_trajectory')
+        goal = dict(zip(FIVE, (-0.3, 0.1, -0.5, 0.6, -1.0)))
+        order = ['wrist_roll', 'elbow', 'yaw', 'wrist_pitch', 'shoulder']
+        start = len(arm.states)
+        arm.probe.publish_until(
+            trajectory, _trajectory(order, [(1.0, [goal[name] for name in order])]),
+            _moved_from(arm, start, (*target, 0.02)))
+        arm.wait_at((*goal.values(), 0.02))
+        # A commands message of the planar arm's length is refused, naming all 5 joints.
+        warning = ('/arm_position/commands: rejected: expected 5 values (positions of yaw, '
+                   'shoulder, elbow, wrist_pitch, wrist_roll, in that order), got 2')
+        arm.probe.publish_until(commands, Float64MultiArray(data=[0.0, 0.0]),
+                                lambda: warning in node.stderr, what=warning)
+        arm.alive()
+        assert node.interrupt() == 0
+    assert 'Traceback' not in node.stderr, node.output()
+
+
+def test_a_four_joint_arm_starts_at_zero_and_reports_on_diagnostics(tmp_path, own_domain):
+    with _sim_of(tmp_path, own_domain, 'four_sim', robot_description=YAW_PAIR_PITCH,
+                 base_frame='table', tip_frame='tool') as (node, probe):
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        arm = Arm(node, probe)
+        state = arm.states.messages[0]
+        assert list(state.name) == ['base_yaw', 'shoulder', 'elbow', 'wrist_pitch']
+        np.testing.assert_allclose(state.position, (0.0,) * 4, atol=1e-9)
+        assert state.header.frame_id == 'table'
+        tip, expected = _tip_of(arm, state, YAW_PAIR_PITCH, 'table')
+        np.testing.assert_allclose(tip, expected, atol=1e-9)
+        arm.send(['wrist_pitch', 'base_yaw'], [1.0, -0.5])
+        state = arm.wait_at((-0.5, 0.0, 0.0, 1.0))
+        tip, expected = _tip_of(arm, state, YAW_PAIR_PITCH, 'table')
+        np.testing.assert_allclose(tip, expected, atol=1e-9)
+
+        def reported(msg):
+            status = msg.status[0]
+            return (status.name == '/two_bone_ik_sim: simulation'
+                    and status.message == 'holding the last command from joint_commands')
+        status = diagnostics.wait_for(reported).status[0]
+        assert status.hardware_id == 'mujoco' and status.level == DiagnosticStatus.OK
+        values = {kv.key: kv.value for kv in status.values}
+        assert values['joints'] == 'base_yaw, shoulder, elbow, wrist_pitch'
+        assert values['commands_accepted'] == '1' and values['messages_refused'] == '0'
+
+
+def test_initial_positions_of_another_length_exit_with_one_line(tmp_path, own_domain):
+    params = write_params(tmp_path / 'four.yaml', {
+        'robot_description': YAW_PAIR_PITCH, 'base_frame': 'table', 'tip_frame': 'tool',
+        'initial_positions': [0.0, 0.0]}, node_name='two_bone_ik_sim')
+    node = NodeProcess(MODULE, params_file=params, domain_id=own_domain, log_dir=tmp_path,
+                       name='bad_initial').start()
+    assert node.wait() == 2, node.output()
+    assert node.stderr.strip().splitlines() == [
+        'two_bone_ik_sim: invalid parameter initial_positions: expected 4 finite angles (one '
+        'per joint: base_yaw, shoulder, elbow, wrist_pitch), got [0.0, 0.0]'], node.output()

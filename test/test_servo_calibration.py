@@ -1,6 +1,7 @@
 """Tests of the angle <-> device-unit calibration (ROS-free): map, quantisation, clamping."""
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -62,6 +63,23 @@ def test_commands_beyond_the_output_limits_are_clamped_and_reported():
     assert c.to_steps(1e300) == (7600, True)
     # Rounding that stays on the limit's step is not a clamp either.
     assert c.to_steps(0.8 + 0.1 / 500.0) == (7600, False)
+
+
+@pytest.mark.parametrize('angle', [1e308, -1e308, sys.float_info.max, -sys.float_info.max,
+                                   1.7e308, 5e-324])
+def test_any_finite_angle_maps_to_a_step_within_the_limits(angle):
+    # Defect 15.6: 1e308 rad is 1e308 * 500 = inf µs, and floor(inf) raised OverflowError.
+    c = Calibration((-1.0, 1.0), (1000.0, 2000.0), output_limits=(1200.0, 1900.0),
+                    resolution=QUARTER)
+    reversed_ = Calibration((-1.0, 1.0), (2000.0, 1000.0), resolution=QUARTER)
+    for calibration in (c, reversed_):
+        steps, clamped = calibration.to_steps(angle)
+        low, high = calibration.step_limits
+        assert low <= steps <= high
+        output = calibration.to_output(angle)
+        expected = low if output < low * QUARTER else high if output > high * QUARTER else None
+        if expected is not None:
+            assert (steps, clamped) == (expected, True)
 
 
 def test_output_limits_are_rounded_inwards_to_whole_steps():

@@ -9,7 +9,8 @@ import math
 import dynamixel_sdk as sdk
 import numpy as np
 import pytest
-from servo_emulators import dynamixel_crc, dynamixel_packet, DynamixelEmulator, open_link
+from servo_emulators import dynamixel_crc, dynamixel_packet, DynamixelEmulator, link_fixture
+from servo_emulators import open_link, TURN_SERVOS
 
 from two_bone_ik.servo import dynamixel
 
@@ -17,14 +18,7 @@ TICKS_PER_RAD = 4096 / (2 * math.pi)
 
 # Shoulder ID 1: 0 rad at 2048 ticks, direct drive (4096 ticks a turn), 1 rad/s, 2 rad/s^2.
 # Elbow ID 2, reversed, limited to 1024..3072 ticks.
-SERVOS = {
-    'servos.shoulder.channel': 1, 'servos.shoulder.angle_range': [0.0, 2 * math.pi],
-    'servos.shoulder.output_range': [2048.0, 6144.0],
-    'servos.shoulder.output_limits': [0.0, 4095.0],
-    'servos.shoulder.max_velocity': 1.0, 'servos.shoulder.max_acceleration': 2.0,
-    'servos.elbow.channel': 2, 'servos.elbow.angle_range': [0.0, 2 * math.pi],
-    'servos.elbow.output_range': [2048.0, -2048.0], 'servos.elbow.output_limits': [1024.0, 3072.0],
-}
+SERVOS = TURN_SERVOS
 
 
 def test_crc16_matches_the_e_manual_and_the_sdk():
@@ -79,26 +73,13 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('dynamixel', device.path, SERVOS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('dynamixel', device, SERVOS)
 
 
 def _writes(device, address):
     """Values of the single-servo Writes to ``address``, as (ID, value)."""
     return [(dxl_id, int.from_bytes(p[2:], 'little', signed=True))
             for dxl_id, p in device.instructions(0x03) if p[0] | p[1] << 8 == address]
-
-
-def _sync_writes(device):
-    """Goal positions of every Sync Write, as {ID: ticks} per packet."""
-    found = []
-    for _, p in device.instructions(0x83):
-        assert p[:4] == bytes((116, 0, 4, 0))
-        data = p[4:]
-        found.append({data[i]: int.from_bytes(data[i + 1:i + 5], 'little', signed=True)
-                      for i in range(0, len(data), 5)})
-    return found
 
 
 def test_start_checks_the_mode_sets_the_profile_and_holds_before_torque_on(device, link):
@@ -108,7 +89,7 @@ def test_start_checks_the_mode_sets_the_profile_and_holds_before_torque_on(devic
     assert _writes(device, 108) == [(1, 5), (2, 0)]        # Profile Acceleration
     assert _writes(device, 112) == [(1, 42), (2, 0)]       # Profile Velocity
     # Goal = present position, in one Sync Write, and only then torque on.
-    assert _sync_writes(device) == [{1: 2560, 2: 1536}]
+    assert device.sync_writes() == [{1: 2560, 2: 1536}]
     order = [ins for _, ins, p in device.packets if ins == 0x83 or (ins == 0x03 and p[0] == 64)]
     assert order == [0x83, 0x03, 0x03]
     assert device.get(1, 'torque') == 1 and device.get(2, 'torque') == 1
@@ -125,7 +106,7 @@ def test_commands_go_out_in_one_sync_write_and_read_back_by_sync_read(device, li
     assert outcome == (True, ())
     goal = {1: 2048 + round(-0.5 * TICKS_PER_RAD), 2: 2048 - round(0.25 * TICKS_PER_RAD)}
     positions = link.poll()
-    assert _sync_writes(device)[-1] == goal
+    assert device.sync_writes()[-1] == goal
     assert device.get(1, 'goal') == goal[1] and device.get(2, 'goal') == goal[2]
     # Present Position comes from one Sync Read of address 132, 4 bytes, IDs 1 and 2.
     assert device.instructions(0x82)[-1] == (0xFE, bytes((132, 0, 4, 0, 1, 2)))
@@ -206,7 +187,7 @@ def test_unplugged_then_replugged(device, link):
     assert link.poll() is not None
     assert link.status().reconnects == 1
     # The dropped command never arrived: the only Sync Writes are the two start-ups' holds.
-    assert _sync_writes(device) == [{1: 2560, 2: 1536}, {1: 2560, 2: 1536}]
+    assert device.sync_writes() == [{1: 2560, 2: 1536}, {1: 2560, 2: 1536}]
 
 
 @pytest.mark.parametrize('torque_off, torque', [(True, 0), (False, 1)])

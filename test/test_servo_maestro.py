@@ -6,7 +6,7 @@ it by path through pyserial, as it would open ``/dev/ttyACM0``.
 
 import pytest
 import serial
-from servo_emulators import MaestroEmulator, open_link
+from servo_emulators import check_noise_is_discarded, link_fixture, MaestroEmulator
 
 from two_bone_ik.servo import maestro
 
@@ -60,9 +60,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, clock = open_link('maestro', device.path, SERVOS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('maestro', device, SERVOS)
 
 
 def test_start_reads_positions_and_sets_limits_but_moves_nothing(device, link):
@@ -140,13 +138,15 @@ def test_a_garbled_or_short_reply_drops_the_link(device, link, change, error):
     assert error in status.last_error
 
 
-def test_extra_reply_bytes_are_caught_at_the_next_read(device, link):
+def test_extra_reply_bytes_drop_the_reading_they_came_with(device, link):
     link.poll()
     device.garble_next(lambda reply: reply + b'\x00\x00')
-    assert link.poll() is not None
-    device.wait_for(lambda: True)
     assert link.poll() is None
-    assert 'unexpected byte(s) from the Maestro' in link.status().last_error
+    assert 'the Maestro sent 2 byte(s) more than the 6 of its reply' in link.status().last_error
+
+
+def test_bytes_between_replies_are_discarded_and_reported(device, link):
+    check_noise_is_discarded(device, link, b'\x01', 'the Maestro')
 
 
 def test_a_device_that_never_answers_times_out(device, link):

@@ -1,71 +1,21 @@
-"""Tests of the servo link (ROS-free): settings, reconnect schedule, dropping, diagnostics.
+"""Tests of the servo link (ROS-free): reconnect schedule, dropping, diagnostics, protocols.
 
 A scripted controller stands in for the serial protocols here (their own tests run them on
 emulated devices), so each failure can be made to happen exactly when wanted.
 """
 
-import math
 from pathlib import Path
 import subprocess
 import sys
 
 import pytest
-from servo_emulators import FakeClock
+from servo_emulators import FakeClock, ScriptedController
 
-from two_bone_ik.servo.calibration import Calibration, CalibrationError
-from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError, Reading
-from two_bone_ik.servo.controller import ReplyTimeout, ServoSettings
-from two_bone_ik.servo.servo_link import assess, controller_class, servo_settings
-from two_bone_ik.servo.servo_link import ServoConfigError, ServoLink
+from two_bone_ik.servo.calibration import Calibration
+from two_bone_ik.servo.controller import PortMissingError, ServoSettings
+from two_bone_ik.servo.servo_link import assess, controller_class, ServoLink
+from two_bone_ik.servo.servo_settings import ServoConfigError
 from two_bone_ik.status import ERROR, OK, WARN
-
-
-class ScriptedController(Controller):
-    """A controller whose port and device do what the test says."""
-
-    PROTOCOL = 'scripted'
-    UNITS = 'µs'
-
-    def __init__(self, servos):
-        super().__init__('/dev/scripted', 9600, servos)
-        self.port_present = True
-        self.answering = True
-        self.steps = {servo.channel: 1500 for servo in servos}
-        self.errors = ()
-        self.written = []
-        self.opened = 0
-        self.released = []
-
-    def open_port(self):
-        if not self.port_present:
-            raise PortMissingError(f'port: {self.port} does not exist')
-        self.opened += 1
-        self.is_open = True
-
-    def _close(self):
-        pass
-
-    def _answer(self):
-        if not self.answering:
-            raise ReplyTimeout('no reply')
-        reading = Reading(dict(self.steps), self.errors)
-        self.errors = ()
-        return reading
-
-    def setup(self):
-        return self._answer()
-
-    def read(self):
-        return self._answer()
-
-    def write(self, steps):
-        if not self.answering:
-            raise LinkError('write failed')
-        self.written.append(dict(steps))
-        self.steps.update(steps)
-
-    def release(self, torque_off):
-        self.released.append(torque_off)
 
 
 def _servos():
@@ -198,62 +148,21 @@ def test_close_releases_only_a_connected_link(controller, clock):
     assert controller2.released == []
 
 
-# -- settings from parameters ---------------------------------------------------------------
-
-def _values(**changes):
-    values = {
-        'servos.a.channel': 0, 'servos.a.angle_range': [-1.0, 1.0],
-        'servos.a.output_range': [1000.0, 2000.0],
-        'servos.b.channel': 1, 'servos.b.angle_range': [-1.0, 1.0],
-        'servos.b.output_range': [2000.0, 1000.0], 'servos.b.max_velocity': 2.0,
-    }
-    values.update({key.replace('__', '.'): value for key, value in changes.items()})
-    return values
-
-
-def test_servo_settings_from_parameters():
-    servos = servo_settings(controller_class('maestro'), ['a', 'b'], _values())
-    assert [(s.joint, s.channel, s.max_velocity) for s in servos] == [('a', 0, 0.0),
-                                                                      ('b', 1, 2.0)]
-    assert servos[1].calibration.resolution == 0.25
-    assert servos[1].calibration.output_limits == (1000.0, 2000.0)
-
-
-@pytest.mark.parametrize('protocol, joints, changes, error, message', [
-    ('maestro', ['a', 'b'], {'servos__a__channel': 24}, ServoConfigError,
-     'servos.a.channel: expected a channel from 0 to 23, got 24'),
-    ('ssc32u', ['a', 'b'], {'servos__b__channel': 0}, ServoConfigError,
-     'servos.b.channel: 0 is also the channel of a'),
-    ('dynamixel', ['a', 'b'], {'servos__a__channel': 253}, ServoConfigError,
-     'servos.a.channel: expected a motor ID from 0 to 252, got 253'),
-    ('ssc32u', ['a', 'b'], {'servos__a__output_range': [400.0, 2000.0]}, CalibrationError,
-     r'servos.a.output_limits: \[400.0, 2000.0\] is outside what the controller takes, 500'),
-    ('maestro', ['a', 'b'], {'servos__b__max_velocity': -1.0}, ServoConfigError,
-     'servos.b.max_velocity: expected a finite value >= 0, got -1.0'),
-    ('maestro', ['a', 'b'], {'servos__a__max_acceleration': math.inf}, ServoConfigError,
-     'servos.a.max_acceleration: expected a finite value >= 0'),
-    ('maestro', [], {}, ServoConfigError, 'joints: expected at least one joint name'),
-    ('maestro', ['a', 'a'], {}, ServoConfigError, 'joints: expected distinct non-empty names'),
-])
-def test_bad_servo_settings_name_the_parameter(protocol, joints, changes, error, message):
-    with pytest.raises(error, match=message):
-        servo_settings(controller_class(protocol), joints, _values(**changes))
-
-
 def test_an_unknown_protocol_is_named():
     with pytest.raises(ServoConfigError, match='protocol: expected one of maestro, ssc32u, '
-                                               "dynamixel, got 'pwm'"):
+                                               'dynamixel, dynamixel1, feetech, feetech_scs, '
+                                               "got 'pwm'"):
         controller_class('pwm')
 
 
 def test_serial_libraries_are_imported_only_where_needed():
     # In a fresh interpreter: the IK node and the servo node's module import neither pyserial
-    # nor dynamixel-sdk; the Maestro module pulls in pyserial only when a port is opened, and
-    # never dynamixel-sdk; the Dynamixel module imports dynamixel-sdk.
+    # nor dynamixel-sdk; the Maestro (and SSC-32U, Feetech) modules pull in pyserial only when a
+    # port is opened, and never dynamixel-sdk; the Dynamixel module imports dynamixel-sdk.
     code = (
         'import sys\n'
         'import two_bone_ik.nodes.ik_node, two_bone_ik.nodes.servo_node\n'
-        'import two_bone_ik.servo.maestro, two_bone_ik.servo.ssc32u\n'
+        'import two_bone_ik.servo.maestro, two_bone_ik.servo.ssc32u, two_bone_ik.servo.feetech\n'
         'print(sorted(m for m in ("serial", "dynamixel_sdk") if m in sys.modules))\n'
         'import two_bone_ik.servo.dynamixel\n'
         'print("dynamixel_sdk" in sys.modules)\n')

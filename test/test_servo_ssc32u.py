@@ -2,7 +2,7 @@
 
 import pytest
 import serial
-from servo_emulators import open_link, Ssc32uEmulator
+from servo_emulators import check_noise_is_discarded, link_fixture, Ssc32uEmulator
 
 from two_bone_ik.servo import ssc32u
 
@@ -39,14 +39,12 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('ssc32u', device.path, SERVOS, move_time=0.05)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('ssc32u', device, SERVOS, move_time=0.05)
 
 
 def test_start_queries_the_pulse_widths_and_moves_nothing(device, link):
     assert link.connected
-    assert device.lines == ['QP4', 'QP17']
+    assert device.lines == ['QP4', 'QP17', 'Q']
     assert device.moves == []
     # Channel 4 at 1620 µs = 0.2 rad; channel 17 sends no pulses, so the elbow is unknown.
     assert link.poll() == {0: pytest.approx(0.2)}
@@ -58,7 +56,7 @@ def test_a_command_is_one_group_move_line(device, link):
     # Both joints in one line (they start and stop together), each with its speed limit,
     # the move time last: 0.5 rad -> 1800 µs, S 300 µs/s; reversed 0.25 rad -> 1350 µs.
     link.poll()   # a round trip: the emulator has seen the move
-    assert device.lines[-3] == '#17P1350#4P1800S300T50'
+    assert device.lines[-4] == '#17P1350#4P1800S300T50'
     assert device.moves[-1] == ({17: (1350, None), 4: (1800, 300)}, 50)
 
 
@@ -76,7 +74,7 @@ def test_clamping_and_read_back_at_ten_microseconds(device, link):
 
 @pytest.mark.parametrize('change, error', [
     (lambda reply: b'\x07' + reply[1:], 'QP answered 7, not a pulse width'),
-    (lambda reply: reply[:1], 'sent 1 of 2 reply bytes'),
+    (lambda reply: reply[:1], 'sent 1 of 3 reply bytes'),
 ])
 def test_a_garbled_or_short_reply_drops_the_link(device, link, change, error):
     device.garble_next(change)
@@ -85,10 +83,40 @@ def test_a_garbled_or_short_reply_drops_the_link(device, link, change, error):
     assert error in link.status().last_error
 
 
+@pytest.mark.parametrize('change, error', [
+    (lambda reply: b'\x55' + reply, '1 byte(s) more than the 3 of its reply'),
+    (lambda reply: reply[:1] + b'\x55' + reply[1:], '1 byte(s) more than the 3 of its reply'),
+    (lambda reply: reply + b'\x55', '1 byte(s) more than the 3 of its reply'),
+    # The noise in, the reply's last byte not yet: the Q answer is not where it belongs.
+    (lambda reply: b'\x55' + reply[:-1], 'does not end with the answer to Q (. or +) but 120'),
+], ids=['before', 'between', 'after', 'before-reply-cut'])
+def test_a_stray_byte_in_a_reply_drops_the_reading_never_publishes_it(device, link, change,
+                                                                      error):
+    # 16.5: 0x55 (850 µs) is a plausible QP answer, so a reply shifted by it decodes as wrong
+    # positions; the reading is garbled and dropped instead.
+    device.pulses[17] = 1200
+    assert link.poll() == {0: pytest.approx(0.2), 1: pytest.approx(0.5)}
+    device.garble_next(change)
+    assert link.poll() is None
+    assert not link.connected
+    assert error in link.status().last_error
+    link._clock.advance(1.0)
+    readings = [link.poll() for _ in range(3)]   # reconnected: nothing stale is read
+    assert readings == [{0: pytest.approx(0.2), 1: pytest.approx(0.5)}] * 3
+    assert device.lines[-9:] == ['QP4', 'QP17', 'Q'] * 3 and link.status().reconnects == 1
+
+
+def test_line_noise_between_queries_is_discarded_and_reported(device, link):
+    # Bytes that come while no query is out are discarded before the next query, which then
+    # reads its own reply; the link stays up and diagnostics hear of it once.
+    assert link.poll() == {0: pytest.approx(0.2)}
+    check_noise_is_discarded(device, link, b'\x55\x99', 'the SSC-32U')
+
+
 def test_a_device_that_never_answers_times_out(device, link):
     device.answering = False
     assert link.poll() is None
-    assert 'the SSC-32U sent 0 of 2 reply bytes' in link.status().last_error
+    assert 'the SSC-32U sent 0 of 3 reply bytes' in link.status().last_error
 
 
 def test_unplugged_then_replugged(device, link):

@@ -153,8 +153,8 @@ def test_set_targets_keeps_unmentioned_joints():
     sim.command((0.4, -0.4))
     sim.set_targets({1: 0.6})
     np.testing.assert_allclose(sim.targets, (0.4, 0.6))
-    with pytest.raises(SimError, match='position'):
-        sim.set_targets({0: math.nan})
+    with pytest.raises(ValueError, match='position: expected a finite angle, got nan'):
+        sim.set_targets({1: 0.1, 0: math.nan})  # refused as a whole
     np.testing.assert_allclose(sim.targets, (0.4, 0.6))
 
 

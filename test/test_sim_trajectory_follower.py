@@ -5,8 +5,9 @@ import math
 import numpy as np
 import pytest
 
+from two_bone_ik.sim.trajectory_follower import overflowing_joints
 from two_bone_ik.sim.trajectory_follower import segment_coefficients
-from two_bone_ik.sim.trajectory_follower import TrajectoryFollower
+from two_bone_ik.sim.trajectory_follower import TrajectoryFollower, TrajectoryOverflow
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 from two_bone_ik.sim.trajectory_follower import unwrapped_start
 
@@ -257,3 +258,52 @@ def test_unwrapped_start(current, first, expected):
 def test_start_needs_a_point():
     with pytest.raises(ValueError, match='at least one point'):
         TrajectoryFollower([False, False]).start([], 0.0, (0.0, 0.0), (0.0, 0.0))
+
+
+# -- overflow -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('start, end, duration, bad', [
+    (P(0.0, (0.0, 0.0)), P(0.0, (1e308, -1e308)), 1.0, []),  # huge, but finite all along
+    (P(0.0, (1e308, 0.0)), P(0.0, (-1e308, 0.0)), 1.0, [0]),  # the difference overflows
+    (P(0.0, (0.0, 0.0)), P(0.0, (0.0, 1e300)), 1e-9, [1]),  # in a nanosecond
+    (P(0.0, (0.0, 0.0), (0.0, 0.0)), P(0.0, (0.0, 0.0), (1.7e308, 0.0)), 1.0, [0]),
+    (P(0.0, (0.0,), (0.0,), (0.0,)), P(0.0, (0.0,), (0.0,), (-1e308,)), 1.0, [0]),
+])
+def test_overflowing_joints(start, end, duration, bad):
+    coefficients = segment_coefficients(duration, start, end)
+    assert overflowing_joints(coefficients, duration).tolist() == bad
+
+
+def test_a_started_trajectory_samples_finite_everywhere():
+    # Random trajectories of every magnitude and spacing: each is refused, or its positions,
+    # velocities and accelerations are finite at any time, computed without a numpy warning.
+    rng = np.random.default_rng(1)
+
+    def values():
+        return tuple(rng.choice([-1.0, 1.0], 2) * 10.0 ** rng.uniform(-3, 308.25, 2))
+    started = 0
+    for _ in range(1000):
+        times = np.cumsum(10.0 ** rng.uniform(-9, 2, 2))
+        points = [P(float(t), values(), values(), values()) for t in times]
+        follower = TrajectoryFollower([False, False])
+        try:
+            follower.start(points, now=0.0, positions=values(), velocities=values())
+        except TrajectoryOverflow:
+            continue
+        started += 1
+        with np.errstate(all='raise'):
+            for t in rng.uniform(0.0, times[-1], 5):
+                assert all(np.isfinite(field).all() for field in follower.sample(float(t)))
+    assert 100 < started < 900
+
+
+def test_an_overflowing_trajectory_is_refused_and_the_one_before_stays():
+    follower = TrajectoryFollower([False, False])
+    follower.start([P(1.0, (1.0, 1.0))], now=0.0, positions=(0.0, 0.0), velocities=(0.0, 0.0))
+    with pytest.raises(TrajectoryOverflow) as error:
+        follower.start([P(1.0, (0.0, 0.0)), P(2.0, (0.0, 1e308)), P(3.0, (0.0, -1e308))],
+                       now=0.5, positions=(0.5, 0.5), velocities=(0.0, 0.0))
+    assert (error.value.point, error.value.joint, error.value.from_state) == (2, 1, False)
+    assert str(error.value) == 'the spline from point 1 to point 2 overflows for joint 1'
+    assert follower.end_time == 1.0
+    np.testing.assert_allclose(follower.sample(0.75).positions, (0.75, 0.75))

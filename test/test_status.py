@@ -2,9 +2,10 @@
 
 from diagnostic_msgs.msg import DiagnosticStatus
 
-from two_bone_ik.nodes.ik_node import diagnostic_level
+from two_bone_ik.nodes.diagnostics import level_byte
 from two_bone_ik.solver import IkStatus
-from two_bone_ik.status import category, CLAMPED, FROM_IK_STATUS, NodeStatus, REJECTED, SOLVED
+from two_bone_ik.status import category, CLAMPED, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED
+from two_bone_ik.status import SOLVED
 
 # The README's status table: code, name and the diagnostic level published in ik_status.
 README_TABLE = {
@@ -17,6 +18,7 @@ README_TABLE = {
     'WRONG_FRAME': (11, DiagnosticStatus.ERROR),
     'INVALID_TARGET': (12, DiagnosticStatus.ERROR),
     'NO_ARM_DESCRIPTION': (13, DiagnosticStatus.ERROR),
+    'MOTION_FAILED': (15, DiagnosticStatus.ERROR),
 }
 
 
@@ -31,8 +33,12 @@ def test_solver_statuses_keep_name_and_number():
         assert FROM_IK_STATUS[status] is NodeStatus[status.name]
 
 
+def diagnostic_level(status):
+    """Return the byte the node puts into DiagnosticStatus.level for a status."""
+    return level_byte(LEVELS[status])
+
+
 def test_published_levels_follow_the_readme_table():
-    # The byte the node puts into DiagnosticStatus.level, for every status.
     assert {s.name: diagnostic_level(s) for s in NodeStatus} == {
         name: level for name, (_, level) in README_TABLE.items()}
     assert {s for s in NodeStatus if diagnostic_level(s) == DiagnosticStatus.ERROR} == REJECTED

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.plane import from_plane, joint_axis
+from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.solver import forward, IkStatus
 from two_bone_ik.status import NodeStatus
 from two_bone_ik.target_solver import TargetSolver
@@ -105,7 +106,8 @@ def test_out_of_plane_tolerance_decides_between_off_plane_and_why_not():
 def test_planes(plane):
     config = ArmConfig(plane=plane)
     solver = TargetSolver(config)
-    xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0005 * np.array(joint_axis(plane))
+    xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0005 * np.array(
+        ArmGeometry.from_config(ArmConfig(plane=plane)).normal)
     result = solver.solve('base_link', *xyz)
     assert (result.status, result.ik_status) == (NodeStatus.OFF_PLANE, IkStatus.REACHED)
     assert result.off_plane == pytest.approx(0.0005)

@@ -277,3 +277,50 @@ OFFSET_ZEROS = robot_xml(
               limit='lower="-1.5" upper="1.4"'),
     joint_xml('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
               limit='lower="-1.7" upper="2.0"'))
+
+# -- desktop arms of 4 and 5 joints (the sim's N-joint tests) ----------------------------------
+
+#: yaw + pair + pitch: a mount joint turned by 90 degrees below the yaw, the shoulder 30 mm out
+#: and 50 mm up from the yaw axis, a kinked upper arm (rpy pitch 0.2 at the elbow), a continuous
+#: wrist pitch, the tool 60 mm beyond it; stretched out horizontally at zero readings.
+YAW_PAIR_PITCH = robot_xml(
+    '<link name="table"/>', link_xml('base_link', '0.5'), link_xml('turret', '0.3'),
+    link_xml('upper_arm', '0.2'), link_xml('forearm', '0.15'), link_xml('wrist', '0.1'),
+    '<link name="tool"/>',
+    joint_xml('mount', 'fixed', 'table', 'base_link', '0.1 0.2 0', '0 0 1.5707963267948966'),
+    joint_xml('base_yaw', 'revolute', 'base_link', 'turret', '0 0 0.04', axis='0 0 1',
+              limit='lower="-2.8" upper="2.8"'),
+    joint_xml('shoulder', 'revolute', 'turret', 'upper_arm', '0.03 0 0.05', axis='0 1 0',
+              limit='lower="-1.6" upper="1.6"'),
+    joint_xml('elbow', 'revolute', 'upper_arm', 'forearm', '0.12 0 0.01', '0 0.2 0',
+              axis='0 -1 0', limit='lower="-2.5" upper="2.5"'),
+    joint_xml('wrist_pitch', 'continuous', 'forearm', 'wrist', '0.11 0 0', axis='0 1 0',
+              limit=''),
+    joint_xml('tool_joint', 'fixed', 'wrist', 'tool', '0.06 0 0'))
+
+#: yaw + pair + pitch + roll, the tool 8 mm off the roll axis, a prismatic gripper finger off
+#: the chain and a second finger that mimics it, and a rail above base_link (not simulated).
+YAW_PAIR_PITCH_ROLL_GRIPPER = robot_xml(
+    '<link name="world"/>', link_xml('base_link', '0.5'), link_xml('turret', '0.3'),
+    link_xml('upper_arm', '0.2'), link_xml('forearm', '0.15'), link_xml('wrist', '0.1'),
+    link_xml('hand', '0.1'), link_xml('finger', '0.02'), link_xml('finger_mirror', '0.02'),
+    '<link name="tool"/>',
+    joint_xml('rail', 'prismatic', 'world', 'base_link', axis='1 0 0',
+              limit='lower="0" upper="0.5"'),
+    joint_xml('yaw', 'revolute', 'base_link', 'turret', '0 0 0.04', axis='0 0 1',
+              limit='lower="-2.8" upper="2.8"'),
+    joint_xml('shoulder', 'revolute', 'turret', 'upper_arm', '0.03 0 0.05', axis='0 1 0',
+              limit='lower="-1.6" upper="1.6"'),
+    joint_xml('elbow', 'revolute', 'upper_arm', 'forearm', '0.12 0 0', axis='0 1 0',
+              limit='lower="-2.5" upper="2.5"'),
+    joint_xml('wrist_pitch', 'revolute', 'forearm', 'wrist', '0.11 0 0', axis='0 1 0',
+              limit='lower="-1.8" upper="1.8"'),
+    joint_xml('wrist_roll', 'revolute', 'wrist', 'hand', '0.03 0 0', axis='1 0 0',
+              limit='lower="-3.0" upper="3.0"'),
+    joint_xml('tool_joint', 'fixed', 'hand', 'tool', '0.05 0.008 0'),
+    joint_xml('gripper', 'prismatic', 'hand', 'finger', '0.02 0.01 0', axis='0 1 0',
+              limit='lower="0.005" upper="0.03"'),
+    '<joint name="gripper_mirror" type="prismatic"><parent link="hand"/>'
+    '<child link="finger_mirror"/><origin xyz="0.02 -0.01 0"/><axis xyz="0 -1 0"/>'
+    '<limit lower="0.005" upper="0.03" effort="10" velocity="1"/>'
+    '<mimic joint="gripper"/></joint>')

@@ -37,6 +37,9 @@ class NodeStatus(enum.IntEnum):
     #: The arm comes from the robot_description topic and no usable description has arrived
     #: yet: rejected, nothing commanded.
     NO_ARM_DESCRIPTION = 13
+    #: Solved, but no motion to it could be planned within the motion limits (e.g. one that
+    #: would last longer than the planner can represent): nothing new commanded.
+    MOTION_FAILED = 15
 
 
 #: Diagnostic level of each status.
@@ -50,11 +53,12 @@ LEVELS = {
     NodeStatus.WRONG_FRAME: ERROR,
     NodeStatus.INVALID_TARGET: ERROR,
     NodeStatus.NO_ARM_DESCRIPTION: ERROR,
+    NodeStatus.MOTION_FAILED: ERROR,
 }
 
 #: Statuses whose target is rejected: no joint command is published.
 REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET,
-                      NodeStatus.NO_ARM_DESCRIPTION})
+                      NodeStatus.NO_ARM_DESCRIPTION, NodeStatus.MOTION_FAILED})
 
 #: Statuses whose target is solved exactly (a command that puts the tip on the target).
 SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED})

@@ -68,6 +68,11 @@ class TargetResult(NamedTuple):
         """True when nothing is to be commanded for this target."""
         return self.ik_status is None
 
+    @property
+    def readings(self) -> Tuple[float, float]:
+        """The joint readings to command, rad, in the arm's joint order (NaN when rejected)."""
+        return (self.q1, self.q2)
+
 
 def rejected_result(status: NodeStatus, frame_id: str, position) -> TargetResult:
     """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""

@@ -28,6 +28,10 @@ PARAMETER_NAMES = (
     'shoulder_position', 'joint_zero_angles', 'joint_directions',
 )
 
+#: The geometry parameters, which a URDF replaces (the rest are solving options and limits).
+GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
+                       'joint_zero_angles', 'joint_directions')
+
 
 class ArmConfigError(ConfigError):
     """An arm configuration value is invalid; the message starts with the parameter name."""

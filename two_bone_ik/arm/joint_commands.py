@@ -2,7 +2,7 @@
 
 Used by every node that takes ``sensor_msgs/JointState`` commands (the simulated arm, the servo
 driver): names may come in any order, unknown names and NaN, infinite or missing positions are
-reported rather than applied.
+reported rather than applied (:func:`command_problems` words the report).
 """
 
 import math
@@ -61,3 +61,35 @@ def match_command(names: Sequence[str], positions: Sequence[float],
         else:
             invalid.append(name)
     return CommandMatch(targets, tuple(unknown), tuple(invalid))
+
+
+def command_problems(match: CommandMatch, joint_names: Sequence[str],
+                     unnamed: bool = False) -> Tuple[Tuple[str, str], ...]:
+    """Word what :func:`match_command` left out of a ``joint_commands`` message.
+
+    Parameters
+    ----------
+    match : CommandMatch
+        The match of the message to ``joint_names``.
+    joint_names : sequence of str
+        The node's joints.
+    unnamed : bool
+        Whether the message gave positions without joint names.
+
+    Returns
+    -------
+    tuple of (str, str)
+        ``(kind, line)`` per kind of problem (``'unknown'``, ``'invalid'``, ``'unnamed'``),
+        so a caller can throttle each kind on its own; empty when all was used.
+    """
+    problems = []
+    if match.unknown:
+        problems.append(('unknown', 'joint_commands: ignoring unknown joint(s) '
+                         f"{', '.join(match.unknown)} (this arm has {', '.join(joint_names)})"))
+    if match.invalid:
+        problems.append(('invalid', 'joint_commands: ignoring NaN, infinite or missing position '
+                         f"for {', '.join(match.invalid)}"))
+    if unnamed:
+        problems.append(('unnamed', 'joint_commands: ignoring a command without joint names '
+                         '(joints are matched by name)'))
+    return tuple(problems)

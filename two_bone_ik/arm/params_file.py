@@ -41,13 +41,16 @@ class ParamsFileError(ConfigError):
 
 
 class _ParamsLoader(yaml.SafeLoader):
-    """SafeLoader that also reads ``1e-3`` as a float, as the ROS params parser does."""
+    """SafeLoader that also reads ``1e-3`` as a float and launch_ros's tuples, as rcl does."""
 
 
 _ParamsLoader.add_implicit_resolver(
     'tag:yaml.org,2002:float',
     re.compile(r'^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$'),
     list('-+0123456789'))
+# launch_ros writes the lists of a Node's parameters dict as '!!python/tuple' sequences (it
+# turns them into tuples, then yaml.dump), which rcl reads as arrays.
+_ParamsLoader.add_constructor('tag:yaml.org,2002:python/tuple', yaml.SafeLoader.construct_sequence)
 
 
 class NodeParameters(NamedTuple):

@@ -41,11 +41,3 @@ def from_plane(u: float, v: float, plane: str) -> Tuple[float, float, float]:
     xyz[iu] = float(u)
     xyz[iv] = float(v)
     return (xyz[0], xyz[1], xyz[2])
-
-
-def joint_axis(plane: str) -> Tuple[float, float, float]:
-    """Return the unit joint axis u x v in ``base_frame`` (xy: +z, xz: -y, yz: +x)."""
-    normal, sign = PLANE_NORMALS[plane]
-    axis = [0.0, 0.0, 0.0]
-    axis[normal] = sign
-    return (axis[0], axis[1], axis[2])

@@ -12,18 +12,18 @@ class MotionConfigError(ConfigError):
     """A motion setting is invalid; the message starts with the parameter name."""
 
 
-def _per_joint(name: str, values: Any, unit: str) -> Tuple[float, float]:
-    what = f'2 positive values in {unit} (.inf for unlimited)'
+def _per_joint(name: str, values: Any, unit: str, joints: int) -> Tuple[float, ...]:
+    what = f'{joints} positive values in {unit} (.inf for unlimited)'
     if isinstance(values, (str, bytes)) or not hasattr(values, '__len__'):
         raise MotionConfigError(f'{name}: expected {what}, got {values!r}')
     items = list(values)
-    if len(items) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                  for v in items):
+    if len(items) != joints or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                       for v in items):
         raise MotionConfigError(f'{name}: expected {what}, got {items!r}')
-    pair = (float(items[0]), float(items[1]))
-    if not all(v > 0.0 for v in pair):  # NaN fails too
-        raise MotionConfigError(f'{name}: expected {what}, got {list(pair)!r}')
-    return pair
+    limits = tuple(float(v) for v in items)
+    if not all(v > 0.0 for v in limits):  # NaN fails too
+        raise MotionConfigError(f'{name}: expected {what}, got {list(limits)!r}')
+    return limits
 
 
 class MotionLimits(NamedTuple):
@@ -31,31 +31,39 @@ class MotionLimits(NamedTuple):
 
     Attributes
     ----------
-    velocity : tuple of 2 float
-        rad/s; ``inf`` where unlimited.
-    acceleration : tuple of 2 float
-        rad/s^2; ``inf`` where unlimited.
-    jerk : tuple of 2 float
-        rad/s^3; ``inf`` where unlimited.
+    velocity : tuple of float
+        rad/s, one per joint; ``inf`` where unlimited.
+    acceleration : tuple of float
+        rad/s^2, one per joint; ``inf`` where unlimited.
+    jerk : tuple of float
+        rad/s^3, one per joint; ``inf`` where unlimited.
+
+    The defaults are those of a two-joint arm without limits.
     """
 
-    velocity: Tuple[float, float] = (_INF, _INF)
-    acceleration: Tuple[float, float] = (_INF, _INF)
-    jerk: Tuple[float, float] = (_INF, _INF)
+    velocity: Tuple[float, ...] = (_INF, _INF)
+    acceleration: Tuple[float, ...] = (_INF, _INF)
+    jerk: Tuple[float, ...] = (_INF, _INF)
 
     @classmethod
     def checked(cls, velocity: Sequence[float], acceleration: Sequence[float],
-                jerk: Sequence[float]) -> 'MotionLimits':
-        """Validate and build; each value positive, ``inf`` for unlimited.
+                jerk: Sequence[float], joints: int = 2) -> 'MotionLimits':
+        """Validate and build; ``joints`` values each, positive, ``inf`` for unlimited.
 
         Raises
         ------
         MotionConfigError
             Naming the parameter (``max_joint_velocity`` ...) and the values given.
         """
-        return cls(_per_joint('max_joint_velocity', velocity, 'rad/s'),
-                   _per_joint('max_joint_acceleration', acceleration, 'rad/s^2'),
-                   _per_joint('max_joint_jerk', jerk, 'rad/s^3'))
+        return cls(_per_joint('max_joint_velocity', velocity, 'rad/s', joints),
+                   _per_joint('max_joint_acceleration', acceleration, 'rad/s^2', joints),
+                   _per_joint('max_joint_jerk', jerk, 'rad/s^3', joints))
+
+    @classmethod
+    def unlimited(cls, joints: int) -> 'MotionLimits':
+        """Return limits that plan nothing, for ``joints`` joints."""
+        infinite = (_INF,) * joints
+        return cls(infinite, infinite, infinite)
 
     @property
     def limited(self) -> bool:
@@ -69,3 +77,19 @@ def check_command_rate(rate: Any) -> float:
             1.0 <= float(rate) <= 1000.0):
         raise MotionConfigError(f'command_rate: expected 1 to 1000 Hz, got {rate!r}')
     return float(rate)
+
+
+def check_planner_available(limits: MotionLimits, parameter: str = 'max_joint_velocity') -> None:
+    """Raise :class:`MotionConfigError` if ``limits`` need planning and Ruckig is not installed.
+
+    Motion planning is the only user of the ``ruckig`` package; an arm without motion limits
+    runs without it.
+    """
+    if not limits.limited:
+        return
+    try:
+        import ruckig  # noqa: F401
+    except ImportError:
+        raise MotionConfigError(
+            f'{parameter}: finite motion limits need the Python package ruckig, which is not '
+            'installed: pip install ruckig (or leave every motion limit at .inf)') from None

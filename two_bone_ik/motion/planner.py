@@ -5,7 +5,7 @@
 velocity, acceleration and jerk limits, and hands out samples of it at multiples of one
 command period (plan time, never wall-clock time). A new goal mid-motion is planned from the
 state of the last sample (position, velocity, acceleration), so position, velocity and
-acceleration stay continuous.
+acceleration stay continuous. Any number of joints.
 
 Ruckig's community version does not enforce position limits, so the planner does:
 
@@ -14,107 +14,132 @@ Ruckig's community version does not enforce position limits, so the planner does
 - a plan from a moving state may overshoot (braking from speed toward a goal near a limit): its
   position extrema are checked, and if one leaves the limits the current motion is finished
   first (it stays inside, having been checked itself) and the new goal follows from rest;
-- every sample is clamped into the limits as a last guard against rounding.
+- braking (:meth:`MotionPlanner.stop`) is checked the same way: if braking within the limits in
+  force would pass a joint limit (they were lowered mid-motion), it brakes with the limits the
+  motion was planned with; if even that would, the motion goes on to its goal (inside the
+  limits), and the outcome says which;
+- a start outside the limits (a measured position a little past one) is allowed: each joint's
+  bounds stretch to include where it is, so nothing jumps, and motions only go back inside;
+- every sample is clamped into those bounds as a last guard against rounding.
 
 Continuous joints (unlimited) take the short way round: the goal is moved by whole turns to
 within half a turn of the current position, and the stream stays continuous (never wrapped).
+
+Every Ruckig outcome is an answer: a motion it cannot plan (e.g. one longer than the about
+7600 s it can represent, result -101, which the Python binding does not even name) raises
+:class:`MotionError` with the reason in words.
 """
 
 import math
+import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from ruckig import ControlInterface, InputParameter, Result, Ruckig, RuckigError
+from ruckig import ControlInterface, InputParameter, Ruckig, RuckigError
 from ruckig import Synchronization, Trajectory
 
 from two_bone_ik.motion.limits import MotionLimits
+from two_bone_ik.motion.trajectory import at_rest, MotionError, Sample, TrajectoryPoint
+from two_bone_ik.motion.trajectory import Vector
 
 #: Slack (rad) within which a planned position extremum still counts as inside a limit.
 POSITION_SLACK = 1e-9
 
-_DOFS = 2
+#: Most points a trajectory for a trajectory controller holds: a longer motion gets one point
+#: every few periods (a whole number of them), so a slow motion is not a huge message.
+MAX_TRAJECTORY_POINTS = 10000
 
 #: Limit factors Ruckig is tried with, in turn (see ``MotionPlanner._calculate``).
 RETRY_SHRINK = (1.0, 1.0 - 1e-9, 1.0 - 1e-7)
 
+#: Ruckig's results, in words (its Python binding names only some of them).
+RUCKIG_RESULTS = {
+    -1: 'an unclassified error (Error)',
+    -100: 'invalid input: a non-finite or out-of-range value (ErrorInvalidInput)',
+    -101: 'the motion would last longer than the about 7600 s Ruckig can plan '
+          '(ErrorTrajectoryDuration): raise the limits or move less',
+    -102: 'position limits (ErrorPositionalLimits)',
+    -104: 'a zero limit (ErrorZeroLimits)',
+    -110: 'the duration of a joint could not be found (ErrorExecutionTimeCalculation)',
+    -111: 'the joints could not be synchronised (ErrorSynchronizationCalculation)',
+}
 
-class MotionError(RuntimeError):
-    """Ruckig could not plan a motion (the message says why)."""
+_WORKING_OR_FINISHED = (0, 1)
+_TRAJECTORY_DURATION = -101
 
 
-class Sample(NamedTuple):
-    """The plan at one command time.
+class Brake(NamedTuple):
+    """What :meth:`MotionPlanner.stop` did.
 
     Attributes
     ----------
-    time : float
-        Plan time, s (a multiple of the command period).
-    position, velocity, acceleration : tuple of 2 float
-        rad, rad/s, rad/s^2, per joint.
-    moving : bool
-        Whether the motion goes on after this sample.
+    position : tuple of float
+        Where the arm comes (or is) to rest, rad.
+    duration : float
+        Seconds from the last sample until then.
+    note : str
+        Empty when it braked within the limits in force; otherwise why it did not (a sentence
+        for the ``~/stop`` reply).
     """
 
-    time: float
-    position: Tuple[float, float]
-    velocity: Tuple[float, float]
-    acceleration: Tuple[float, float]
-    moving: bool
+    position: Vector
+    duration: float
+    note: str
 
 
-class TrajectoryPoint(NamedTuple):
-    """A point of a planned motion, for a joint_trajectory_controller (times from its start)."""
+def describe_result(code: int) -> str:
+    """Return a Ruckig result code in words."""
+    return RUCKIG_RESULTS.get(code, f'result {code}')
 
-    time_from_start: float
-    position: Tuple[float, float]
-    velocity: Tuple[float, float]
-    acceleration: Tuple[float, float]
+
+def _result_code(error: ValueError) -> Optional[int]:
+    """Return the code in the binding's ``ValueError: -101 is not a valid Result``, or None."""
+    match = re.match(r'\s*(-?\d+) is not a valid Result', str(error))
+    return int(match.group(1)) if match else None
+
+
+def _stretched(bounds, position) -> Tuple[Tuple[float, float], ...]:
+    """Joint bounds stretched to include ``position`` (a start a little outside the limits)."""
+    return tuple((min(lo, p), max(hi, p)) for (lo, hi), p in zip(bounds, position))
 
 
 class MotionPlanner:
-    """Plans and samples the commanded motion of a two-joint arm.
+    """Plans and samples the commanded motion of an arm's joints.
 
     Parameters
     ----------
     limits : MotionLimits
-        Velocity, acceleration and jerk limits (at least one finite).
-    position_limits : sequence of 2 (lower, upper) pairs
-        Joint limits in readings, rad; infinite where unlimited.
+        Velocity, acceleration and jerk limits (at least one finite), one value per joint.
+    position_limits : sequence of (lower, upper) pairs
+        Joint limits in readings, rad, one pair per joint; infinite where unlimited.
     period : float
         Command period, s (1 / command rate).
-    position : sequence of 2 float
-        Where the arm is at start (at rest), rad.
+    position : sequence of float
+        Where the arm is at start (at rest), rad; it may lie outside the limits (see the module
+        docstring).
     """
 
     def __init__(self, limits: MotionLimits, position_limits, period: float,
-                 position: Sequence[float] = (0.0, 0.0)):
-        self._limits = limits
+                 position: Sequence[float]):
         self._bounds = tuple((float(lo), float(hi)) for lo, hi in position_limits)
+        self._dofs = len(self._bounds)
         self._continuous = tuple(lo == -math.inf and hi == math.inf for lo, hi in self._bounds)
+        self._limits = limits
+        self._planned_limits = limits  # the limits the current trajectory was planned with
         self._period = float(period)
-        self._ruckig = Ruckig(_DOFS)
+        self._ruckig = Ruckig(self._dofs)
+        self._preview_ruckig = Ruckig(self._dofs)
         self._tick = 0
         self._trajectory: Optional[Trajectory] = None
-        self._goal: Optional[Tuple[float, float]] = None  # where the current motion ends
+        self._goal: Optional[Vector] = None  # where the current motion ends
         self._start_tick = 0
-        self._pending: Optional[Tuple[float, float]] = None
-        self._state = self._rest(position)
+        self._pending: Optional[Vector] = None
+        self._state = at_rest(position)
+        self._box = _stretched(self._bounds, self._state.position)
         #: How many motions have started (a queued goal counts when it starts): a new value
         #: means a new trajectory to send.
         self.plans = 0
 
     # -- state ----------------------------------------------------------------------------------
-
-    @staticmethod
-    def _rest(position) -> Sample:
-        return Sample(0.0, (float(position[0]), float(position[1])), (0.0, 0.0), (0.0, 0.0),
-                      False)
-
-    def reset(self, position: Sequence[float]) -> None:
-        """Drop any motion: at rest at ``position`` (e.g. the measured one), rad."""
-        self._trajectory = None
-        self._goal = None
-        self._pending = None
-        self._state = self._rest(position)._replace(time=self.time)
 
     @property
     def time(self) -> float:
@@ -132,6 +157,11 @@ class MotionPlanner:
         return self._state
 
     @property
+    def limits(self) -> MotionLimits:
+        """The motion limits new plans use."""
+        return self._limits
+
+    @property
     def moving(self) -> bool:
         """Whether a motion is under way (or queued)."""
         return self._state.moving or self._pending is not None
@@ -147,46 +177,71 @@ class MotionPlanner:
         """Use new motion limits from the next plan on."""
         self._limits = limits
 
+    def set_position_limits(self, position_limits) -> None:
+        """Use new joint limits (a new description of the same joints) from now on.
+
+        The bounds stretch to include where the arm is and, while it moves, everything the
+        current motion still passes through, so no sample is clamped onto a jump.
+        """
+        self._bounds = tuple((float(lo), float(hi)) for lo, hi in position_limits)
+        self._continuous = tuple(lo == -math.inf and hi == math.inf for lo, hi in self._bounds)
+        box = _stretched(self._bounds, self._state.position)
+        if self._trajectory is not None:
+            box = tuple((min(lo, extrema.min), max(hi, extrema.max))
+                        for (lo, hi), extrema in zip(box, self._trajectory.position_extrema))
+        self._box = box
+
     # -- planning -------------------------------------------------------------------------------
 
-    def _input(self, goal=None) -> InputParameter:
+    def _input(self, limits: MotionLimits, goal=None) -> InputParameter:
         state = self._state
-        inp = InputParameter(_DOFS)
+        inp = InputParameter(self._dofs)
         inp.current_position = list(state.position)
         inp.current_velocity = list(state.velocity)
         inp.current_acceleration = list(state.acceleration)
-        inp.max_velocity = list(self._limits.velocity)
-        inp.max_acceleration = list(self._limits.acceleration)
-        inp.max_jerk = list(self._limits.jerk)
+        inp.max_velocity = list(limits.velocity)
+        inp.max_acceleration = list(limits.acceleration)
+        inp.max_jerk = list(limits.jerk)
         if goal is not None:
             inp.target_position = list(goal)
-            inp.target_velocity = [0.0, 0.0]
-            inp.target_acceleration = [0.0, 0.0]
+            inp.target_velocity = [0.0] * self._dofs
+            inp.target_acceleration = [0.0] * self._dofs
         return inp
 
-    def _calculate(self, inp: InputParameter) -> Trajectory:
+    def _calculate(self, inp: InputParameter, ruckig: Optional[Ruckig] = None) -> Trajectory:
         """Plan with Ruckig, retrying with every limit a hair tighter on failure.
 
         Ruckig fails, rarely, exactly between two profile shapes (seen: a rest-to-rest move
         whose length sits on such a boundary to 1e-16); a hair tighter stays within the limits.
+
+        Raises
+        ------
+        MotionError
+            With Ruckig's reason in words, whatever it answered.
         """
+        ruckig = self._ruckig if ruckig is None else ruckig
         problem = ''
         for shrink in RETRY_SHRINK:
             trial = inp if shrink == 1.0 else self._shrunk(inp, shrink)
-            trajectory = Trajectory(_DOFS)
+            trajectory = Trajectory(self._dofs)
             try:
-                result = self._ruckig.calculate(trial, trajectory)
+                code = int(ruckig.calculate(trial, trajectory))
             except RuckigError as error:
                 problem = ' '.join(str(error).split())[:200]
                 continue
-            if result in (Result.Working, Result.Finished):
+            except ValueError as error:  # a result code the binding has no name for
+                code = _result_code(error)
+                if code is None:
+                    raise MotionError(f'Ruckig could not plan the motion ({error})') from None
+            if code in _WORKING_OR_FINISHED:
                 return trajectory
-            problem = result.name
-        raise MotionError(f'Ruckig could not plan the motion ({problem})')
+            problem = describe_result(code)
+            if code == _TRAJECTORY_DURATION:
+                break  # tighter limits only make it longer
+        raise MotionError(f'Ruckig could not plan the motion: {problem}')
 
-    @staticmethod
-    def _shrunk(inp: InputParameter, factor: float) -> InputParameter:
-        trial = InputParameter(_DOFS)
+    def _shrunk(self, inp: InputParameter, factor: float) -> InputParameter:
+        trial = InputParameter(self._dofs)
         for name in ('control_interface', 'synchronization', 'current_position',
                      'current_velocity', 'current_acceleration', 'target_position',
                      'target_velocity', 'target_acceleration'):
@@ -196,16 +251,34 @@ class MotionPlanner:
         return trial
 
     def _inside(self, trajectory: Trajectory) -> bool:
-        for bound, (lo, hi) in zip(trajectory.position_extrema, self._bounds):
+        box = _stretched(self._bounds, self._state.position)
+        for bound, (lo, hi) in zip(trajectory.position_extrema, box):
             if bound.min < lo - POSITION_SLACK or bound.max > hi + POSITION_SLACK:
                 return False
         return True
 
-    def _short_way(self, goal: Sequence[float]) -> Tuple[float, float]:
+    def _short_way(self, goal: Sequence[float]) -> Vector:
         position = self._state.position
         return tuple(
             position[i] + math.remainder(float(goal[i]) - position[i], math.tau)
-            if self._continuous[i] else float(goal[i]) for i in range(_DOFS))
+            if self._continuous[i] else float(goal[i]) for i in range(self._dofs))
+
+    def _prepare(self, goal: Sequence[float], ruckig: Ruckig):
+        """Plan toward ``goal`` from the last sample without applying it.
+
+        Returns ``(trajectory, goal, duration)``: ``trajectory`` None when the goal must wait
+        for the current motion to end (braking toward it would overshoot a limit).
+        """
+        goal = self._short_way(goal)
+        trajectory = self._calculate(self._input(self._limits, goal), ruckig)
+        if self._state.moving and not self._inside(trajectory):
+            inp = self._input(self._limits, goal)
+            inp.current_position = list(self._end())
+            inp.current_velocity = [0.0] * self._dofs
+            inp.current_acceleration = [0.0] * self._dofs
+            later = self._calculate(inp, ruckig)
+            return None, goal, self.remaining() + later.duration
+        return trajectory, goal, trajectory.duration
 
     def plan(self, goal: Sequence[float]) -> float:
         """Plan the motion to ``goal`` (readings, rad, inside the limits) from the last sample.
@@ -220,61 +293,93 @@ class MotionPlanner:
         Raises
         ------
         MotionError
-            If Ruckig fails.
+            If Ruckig cannot plan it (nothing changes then: the current motion goes on).
         """
-        goal = self._short_way(goal)
-        trajectory = self._calculate(self._input(goal))
-        if self._state.moving and not self._inside(trajectory):
+        trajectory, goal, duration = self._prepare(goal, self._ruckig)
+        if trajectory is None:
             # Braking toward this goal would overshoot a limit: finish the current motion
             # (inside the limits), then go from rest.
             self._pending = goal
-            end = self._end()
-            inp = self._input(goal)
-            inp.current_position = list(end)
-            inp.current_velocity = [0.0, 0.0]
-            inp.current_acceleration = [0.0, 0.0]
-            later = self._calculate(inp)
-            return self.remaining() + later.duration
-        self._start(trajectory, goal)
-        return trajectory.duration
+        else:
+            self._start(trajectory, self._limits, goal)
+        return duration
 
-    def _start(self, trajectory: Trajectory, goal: Optional[Tuple[float, float]] = None) -> None:
+    def preview(self, goal: Sequence[float]) -> float:
+        """Return the seconds :meth:`plan` would take to ``goal`` now, changing nothing.
+
+        It uses a Ruckig instance of its own, so another thread may call it while the planner
+        advances (the answer is then an estimate, from a state up to one sample old).
+
+        Raises
+        ------
+        MotionError
+            If Ruckig cannot plan it.
+        """
+        return self._prepare(goal, self._preview_ruckig)[2]
+
+    def _start(self, trajectory: Trajectory, limits: MotionLimits,
+               goal: Optional[Vector] = None) -> None:
         self._pending = None
         self._trajectory = trajectory
+        self._planned_limits = limits
+        self._box = _stretched(self._bounds, self._state.position)
         self._goal = None if goal is None else self._clamped(goal)
         self._start_tick = self._tick
         self._state = self._state._replace(moving=trajectory.duration > 0.0)
         self.plans += 1
 
-    def stop(self) -> Tuple[Tuple[float, float], float]:
-        """Brake to a standstill within the acceleration and jerk limits and hold there.
+    def _brake_trajectory(self, limits: MotionLimits) -> Trajectory:
+        inp = self._input(limits)
+        inp.control_interface = ControlInterface.Velocity
+        inp.synchronization = Synchronization.No
+        inp.target_velocity = [0.0] * self._dofs
+        inp.target_acceleration = [0.0] * self._dofs
+        return self._calculate(inp)
+
+    def _brake_limits(self) -> List[Tuple[MotionLimits, str]]:
+        """Return the limits to try braking with, in turn, each with the note that goes with it."""
+        options = [(self._limits, '')]
+        planned, current = self._planned_limits, self._limits
+        largest = MotionLimits(current.velocity,
+                               tuple(map(max, current.acceleration, planned.acceleration)),
+                               tuple(map(max, current.jerk, planned.jerk)))
+        if largest != current:
+            options.append((largest, (
+                'braking within the limits in force would pass a joint limit, so it brakes '
+                'with the acceleration and jerk limits the motion was planned with')))
+        return options
+
+    def stop(self) -> Brake:
+        """Brake to a standstill within the limits and hold there (see the module docstring).
 
         Returns
         -------
-        position : tuple of 2 float
-            Where the arm comes to rest, rad.
-        duration : float
-            Seconds from the last sample until then.
+        Brake
+            Where and when the arm comes to rest, and a note when it could not brake within
+            the limits in force.
         """
         self._pending = None
         if not self._state.moving:
             self._trajectory = None
-            return self._state.position, 0.0
-        inp = self._input()
-        inp.control_interface = ControlInterface.Velocity
-        inp.synchronization = Synchronization.No
-        inp.target_velocity = [0.0, 0.0]
-        inp.target_acceleration = [0.0, 0.0]
-        trajectory = self._calculate(inp)
-        self._start(trajectory)
-        return self._end(), trajectory.duration
+            return Brake(self._state.position, 0.0, '')
+        for limits, note in self._brake_limits():
+            try:
+                trajectory = self._brake_trajectory(limits)
+            except MotionError:
+                continue
+            if self._inside(trajectory):
+                self._start(trajectory, limits)
+                return Brake(self._end(), trajectory.duration, note)
+        return Brake(self._end(), self.remaining(), (
+            'braking now would pass a joint limit even with the limits the motion was planned '
+            'with, so it goes on to its goal, inside the limits'))
 
     # -- sampling -------------------------------------------------------------------------------
 
-    def _clamped(self, position) -> Tuple[float, float]:
-        return tuple(min(max(float(p), lo), hi) for p, (lo, hi) in zip(position, self._bounds))
+    def _clamped(self, position) -> Vector:
+        return tuple(min(max(float(p), lo), hi) for p, (lo, hi) in zip(position, self._box))
 
-    def _end(self) -> Tuple[float, float]:
+    def _end(self) -> Vector:
         """Where the current motion ends: its goal exactly (Ruckig's end is off by ~1e-15)."""
         if self._goal is not None:
             return self._goal
@@ -288,10 +393,8 @@ class MotionPlanner:
             self._state = self._state._replace(time=now, moving=False)
             return self._state
         elapsed = (self._tick - self._start_tick) * self._period
-        duration = self._trajectory.duration
-        if elapsed >= duration:
-            position = self._end()
-            self._state = Sample(now, position, (0.0, 0.0), (0.0, 0.0), False)
+        if elapsed >= self._trajectory.duration:
+            self._state = at_rest(self._end(), now)
             self._trajectory = None
             if self._pending is not None:
                 goal, self._pending = self._pending, None
@@ -305,23 +408,25 @@ class MotionPlanner:
     def points(self) -> List[TrajectoryPoint]:
         """Return the current motion as trajectory points at multiples of the period from now.
 
-        The last point is at the end of the motion (at rest: velocities and accelerations 0);
-        ``time_from_start`` is strictly increasing, the first at one period or later. With no
-        motion under way: one point, at one period, holding the position.
+        One point per period, or per a whole number of periods when the motion would need more
+        than :data:`MAX_TRAJECTORY_POINTS`. The last point is at the end of the motion (at rest:
+        velocities and accelerations 0); ``time_from_start`` is strictly increasing, the first
+        at one period or later. With no motion under way: one point, at one period, holding the
+        position.
         """
+        zeros = (0.0,) * self._dofs
         if self._trajectory is None:
-            position = self._state.position
-            return [TrajectoryPoint(self._period, position, (0.0, 0.0), (0.0, 0.0))]
+            return [TrajectoryPoint(self._period, self._state.position, zeros, zeros)]
         elapsed = (self._tick - self._start_tick) * self._period
         left = self._trajectory.duration - elapsed
+        stride = max(1, math.ceil(left / self._period / MAX_TRAJECTORY_POINTS))
+        spacing = stride * self._period
         points = []
         step = 1
-        while step * self._period < left - 1e-12:
-            at = elapsed + step * self._period
-            position, velocity, acceleration = self._trajectory.at_time(at)
-            points.append(TrajectoryPoint(step * self._period, self._clamped(position),
+        while step * spacing < left - 1e-12:
+            position, velocity, acceleration = self._trajectory.at_time(elapsed + step * spacing)
+            points.append(TrajectoryPoint(step * spacing, self._clamped(position),
                                           tuple(velocity), tuple(acceleration)))
             step += 1
-        points.append(TrajectoryPoint(max(left, self._period), self._end(), (0.0, 0.0),
-                                      (0.0, 0.0)))
+        points.append(TrajectoryPoint(max(left, self._period), self._end(), zeros, zeros))
         return points

@@ -7,7 +7,7 @@ driver), so both word and throttle them alike: one line per kind of problem at m
 
 from typing import Sequence
 
-from two_bone_ik.arm.joint_commands import CommandMatch
+from two_bone_ik.arm.joint_commands import command_problems, CommandMatch
 
 
 def warn_about_command(logger, match: CommandMatch, msg, joint_names: Sequence[str],
@@ -25,15 +25,11 @@ def warn_about_command(logger, match: CommandMatch, msg, joint_names: Sequence[s
     throttle : float
         Minimum seconds between two lines of the same kind.
     """
-    if match.unknown:
-        logger.warning(
-            f"joint_commands: ignoring unknown joint(s) {', '.join(match.unknown)} "
-            f"(this arm has {', '.join(joint_names)})", throttle_duration_sec=throttle)
-    if match.invalid:
-        logger.warning(
-            'joint_commands: ignoring NaN, infinite or missing position for '
-            f"{', '.join(match.invalid)}", throttle_duration_sec=throttle)
-    if not msg.name and len(msg.position):
-        logger.warning(
-            'joint_commands: ignoring a command without joint names (joints are matched '
-            'by name)', throttle_duration_sec=throttle)
+    lines = dict(command_problems(match, joint_names, not msg.name and len(msg.position) > 0))
+    # rclpy throttles per call site: one call per kind gives each kind its own window.
+    if 'unknown' in lines:
+        logger.warning(lines['unknown'], throttle_duration_sec=throttle)
+    if 'invalid' in lines:
+        logger.warning(lines['invalid'], throttle_duration_sec=throttle)
+    if 'unnamed' in lines:
+        logger.warning(lines['unnamed'], throttle_duration_sec=throttle)

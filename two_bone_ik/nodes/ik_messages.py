@@ -10,7 +10,7 @@ from geometry_msgs.msg import Point
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from two_bone_ik.markers import Shape
-from two_bone_ik.motion.planner import TrajectoryPoint
+from two_bone_ik.motion.trajectory import TrajectoryPoint
 from visualization_msgs.msg import Marker, MarkerArray
 
 _MARKER_TYPES = {'line_strip': Marker.LINE_STRIP, 'line_list': Marker.LINE_LIST,

@@ -65,10 +65,6 @@ ARM_PARAMETERS = (
         'when there is exactly one.'),
 )
 
-#: Geometry parameters a URDF replaces.
-GEOMETRY_PARAMETERS = ('link_lengths', 'joint_names', 'plane', 'shoulder_position',
-                       'joint_zero_angles', 'joint_directions')
-
 _INF = float('inf')
 
 #: Where the arm is at start when nothing measures it, shared by the IK node and the sim.
@@ -109,6 +105,14 @@ MOTION_PARAMETERS = (
         'Rate of the streamed commands while a planned motion runs, Hz.', '1 to 1000 Hz',
         read_only=False, bounds=(1.0, 1000.0)),
     INITIAL_POSITIONS,
+    ParameterSpec(
+        'twist_timeout', DOUBLE, 0.2,
+        'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
+        'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
+    ParameterSpec(
+        'twist_stamped', BOOL, True,
+        'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
+        'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
 )
 
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
@@ -165,8 +169,10 @@ SIM_PARAMETERS = (
         bounds=(0.1, 100.0)),
     ParameterSpec(
         'gravity_compensation', BOOL, True, 'Cancel gravity (-z of base_frame) on the links.'),
-    INITIAL_POSITIONS._replace(description='Joint readings at start, radians (shoulder, '
-                               'elbow).'),
+    INITIAL_POSITIONS._replace(
+        description='Joint readings at start, radians, one per arm joint in chain order (from '
+        'base_frame). Default: all 0.', constraints='one finite angle per arm joint',
+        length=None),
     ParameterSpec(
         'position_controller', STRING, '',
         'Name of the position controller (position_controllers/JointGroupPositionController) '
@@ -198,15 +204,18 @@ SERVO_PARAMETERS = (
     ParameterSpec(
         'protocol', STRING, '',
         'Serial protocol of the servo controller: maestro (Pololu Maestro, compact protocol), '
-        'ssc32u (Lynxmotion SSC-32U) or dynamixel (ROBOTIS Dynamixel X series, Protocol 2.0).',
-        'one of: maestro, ssc32u, dynamixel'),
+        'ssc32u (Lynxmotion SSC-32U), dynamixel (ROBOTIS Dynamixel X series, Protocol 2.0), '
+        'dynamixel1 (Dynamixel AX series, Protocol 1.0), feetech (Feetech STS/SMS bus servos, '
+        'e.g. STS3215) or feetech_scs (Feetech SCS bus servos).',
+        'one of: maestro, ssc32u, dynamixel, dynamixel1, feetech, feetech_scs'),
     ParameterSpec(
         'port', STRING, '', 'Serial device path of the controller, e.g. /dev/ttyACM0.',
         'an existing device path'),
     ParameterSpec(
         'baud_rate', INTEGER, 0,
         "Baud rate; 0 for the controller's factory default (maestro 9600, ssc32u 9600, "
-        'dynamixel 57600).', bounds=(0, 4_500_000)),
+        'dynamixel 57600, dynamixel1 1000000, feetech and feetech_scs 1000000).',
+        bounds=(0, 4_500_000)),
     ParameterSpec(
         'state_rate', DOUBLE, 50.0,
         'Rate of reading the servos back and publishing joint_states, Hz.',
@@ -217,12 +226,19 @@ SERVO_PARAMETERS = (
         bounds=(0.01, 3600.0)),
     ParameterSpec(
         'torque_off_on_exit', BOOL, False,
-        'On shutdown, stop driving the servos (Dynamixel: torque off; maestro: target 0, '
+        'On shutdown, stop driving the servos (Dynamixel, Feetech: torque off; maestro: target 0, '
         'ssc32u: output low, i.e. no pulses) instead of leaving them holding.'),
     ParameterSpec(
         'joints', STRINGS, list(_ARM.joint_names),
         'Joints driven, as named in joint_commands and joint_states; each has its '
         'servos.<joint>.* parameters.', 'distinct non-empty names'),
+    ParameterSpec(
+        'calibration_file', STRING, '',
+        'A LeRobot calibration JSON (motor name -> id, drive_mode, homing_offset, range_min, '
+        "range_max): each joint takes the motor of its name, angles in LeRobot's degrees mode "
+        '(in radians), commands clamped to [range_min, range_max]. servos.<joint>.* '
+        'parameters given replace its values. Empty: none.',
+        'a readable LeRobot calibration file; protocols feetech, feetech_scs, dynamixel'),
     ParameterSpec(
         'move_time', DOUBLE, 0.02,
         'ssc32u only: T of each group move, seconds (the time the SSC-32U takes to reach '
@@ -241,29 +257,39 @@ def servo_joint_parameters(joint: str) -> tuple:
     return (
         ParameterSpec(
             prefix + 'channel', INTEGER, -1,
-            'Servo channel of the joint on the controller; the motor ID for dynamixel.',
-            'maestro 0-23, ssc32u 0-31, dynamixel 0-252; distinct'),
+            'Servo channel of the joint on the controller; the servo ID for dynamixel, '
+            "dynamixel1, feetech and feetech_scs. Default: the calibration_file motor's id.",
+            'maestro 0-23, ssc32u 0-31, dynamixel 0-252, dynamixel1 and feetech 0-253; '
+            'distinct'),
         ParameterSpec(
             prefix + 'angle_range', DOUBLES, [0.0, 0.0],
-            'Two joint angles of the calibration, rad.', '2 different finite angles',
-            length=2),
+            'Two joint angles of the calibration, rad. With output_range, replaces the '
+            "calibration_file's mapping.", '2 different finite angles', length=2),
         ParameterSpec(
             prefix + 'output_range', DOUBLES, [0.0, 0.0],
             'Device outputs at those two angles: pulse width in µs (maestro, ssc32u) or '
-            'position ticks (dynamixel); decreasing for a reversed servo.',
+            'position steps (dynamixel, dynamixel1, feetech); decreasing for a reversed servo.',
             '2 different finite outputs', length=2),
         ParameterSpec(
             prefix + 'output_limits', DOUBLES, [0.0, 0.0],
             'Lowest and highest device output ever sent; commands beyond are clamped. '
-            'Default: the ends of output_range.', 'lower <= upper, within the controller',
-            length=2),
+            "Default: the calibration_file motor's [range_min, range_max], else the ends of "
+            'output_range.', 'lower <= upper, within the controller', length=2),
         ParameterSpec(
             prefix + 'max_velocity', DOUBLE, 1.0,
             'Joint speed limit the controller enforces, rad/s (maestro Set Speed, ssc32u S, '
-            'dynamixel Profile Velocity); 0 for none.', bounds=(0.0, 1000.0)),
+            'dynamixel Profile Velocity, dynamixel1 Moving Speed, feetech Goal Speed); 0 for '
+            'none.', bounds=(0.0, 1000.0)),
         ParameterSpec(
             prefix + 'max_acceleration', DOUBLE, 0.0,
             'Joint acceleration limit the controller enforces, rad/s^2 (maestro Set '
-            'Acceleration, dynamixel Profile Acceleration; ssc32u has none); 0 for none.',
+            'Acceleration, dynamixel Profile Acceleration, feetech Acceleration; ssc32u, '
+            'dynamixel1 and feetech_scs have none); 0 for none.',
             bounds=(0.0, 100000.0)),
+        ParameterSpec(
+            prefix + 'plus_joint', STRING, '',
+            'Another joint whose angle this servo adds (a parallel-linkage forearm: the servo '
+            'sets q_joint + q_plus_joint). Commands and read-back convert both ways; a command '
+            'moving only plus_joint moves this servo too. Empty: not coupled.',
+            'one of joints, not this one, no circle'),
     )

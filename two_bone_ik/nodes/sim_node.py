@@ -1,44 +1,42 @@
 """The ``two_bone_ik_sim`` ROS 2 node: a MuJoCo-simulated arm built from the IK node's config.
 
-A thin rclpy shell over :class:`two_bone_ik.sim.arm_sim.ArmSim`.
+A thin rclpy shell (parameters, message conversion, publishers, timers) over
+:class:`two_bone_ik.sim.session.SimSession`, which decides everything else: which command is in
+force, what is refused, trajectory following, stepping and what ``/diagnostics`` says.
 
 Topics (relative, so a namespace gives each arm its own set):
 
-- subscribes ``joint_commands`` (sensor_msgs/JointState): target positions, matched to the arm's
-  joints by name; unknown names, NaN/infinite or missing positions are ignored with a throttled
-  warning, and joints not named keep their previous target;
+- subscribes ``joint_commands`` (sensor_msgs/JointState): target positions, matched to the
+  simulated joints by name; unknown names, NaN/infinite or missing positions are ignored with a
+  throttled warning, and joints not named keep their previous target;
 - when ``position_controller`` is set, subscribes ``<position_controller>/commands``
-  (std_msgs/Float64MultiArray, one position per joint in the arm's order), and when
+  (std_msgs/Float64MultiArray, one position per arm joint in chain order), and when
   ``trajectory_controller`` is set, ``<trajectory_controller>/joint_trajectory``
   (trajectory_msgs/JointTrajectory, followed as joint_trajectory_controller does): the topics of
   ros2_controllers' position and trajectory controllers, checked as they check them (see
   :mod:`two_bone_ik.sim.controller_commands`); a refused message changes nothing and is logged
-  in a warning throttled per kind of fault. The latest accepted command of any input wins (a
-  position command ends a trajectory being followed);
+  in a warning throttled per kind of fault;
 - publishes ``joint_states`` (sensor_msgs/JointState: position, velocity, effort) and
-  ``tip_pose`` (geometry_msgs/PoseStamped, the ``tool`` frame in ``base_frame``) at
-  ``publish_rate``.
+  ``tip_pose`` (geometry_msgs/PoseStamped, ``tip_frame`` in ``base_frame``) at
+  ``publish_rate``, and ``/diagnostics`` once a second.
 
-The physics advances in steps of ``timestep`` so that simulated time follows the wall clock times
-``real_time_factor``; it catches up before each publication and before applying each command,
-so a command acts from the moment it arrives. While a trajectory is followed, the position
-targets are its samples at the end of each step. Trajectory times (``time_from_start``) are
-simulated seconds; a nonzero ``header.stamp`` is a time of the node's clock, mapped onto the
-simulated time at reception.
+Trajectory times (``time_from_start``) are simulated seconds; a nonzero ``header.stamp`` is a
+time of the node's clock, mapped onto the simulated time at reception.
 
 The arm comes from the same parameters as the IK node's (``link_lengths``, ``joint_names``,
-``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``). Their defaults are
-read from ``arm_params_file`` when it is set (the IK node's params file: the section that
-``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both nodes; a
-parameter given explicitly overrides the file.
+``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``, or
+``robot_description`` and ``tip_frame``: see :mod:`two_bone_ik.sim.simulated_arm`). Their
+defaults are read from ``arm_params_file`` when it is set (the IK node's params file: the section
+that ``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both
+nodes; a parameter given explicitly overrides the file.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_sim --ros-args -p
 arm_params_file:=config/two_bone_ik.yaml`` or ``python -m two_bone_ik.nodes.sim_node ...``.
 """
 
 import sys
-import time
 
+from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseStamped
 from rclpy.exceptions import NameValidationException
 from rclpy.qos import QoSProfile
@@ -47,30 +45,28 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.joint_commands import match_command
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.arm.urdf_import import arm_geometry, UrdfError
-from two_bone_ik.nodes.command_warnings import warn_about_command
+from two_bone_ik.arm.urdf_import import UrdfError
+from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
 from two_bone_ik.nodes.parameters import ParameterError, SchemaNode, warn_unknown_overrides
-from two_bone_ik.nodes.warning_throttle import WarningThrottle
 from two_bone_ik.sim.arm_sim import ArmSim, SimError
-from two_bone_ik.sim.controller_commands import CommandRejected, position_command
-from two_bone_ik.sim.controller_commands import trajectory_command
-from two_bone_ik.sim.trajectory_follower import TrajectoryFollower, TrajectoryPoint
+from two_bone_ik.sim.session import SimSession
+from two_bone_ik.sim.simulated_arm import simulated_arm
+from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 
 NODE_NAME = 'two_bone_ik_sim'
 
 #: The IK node's name: the sim reads its section of ``arm_params_file`` in the sim's namespace.
 IK_NODE_NAME = 'two_bone_ik'
 
-#: Minimum seconds between two warnings of the same kind.
-WARNING_THROTTLE = 5.0
+#: Seconds between ``/diagnostics`` reports.
+DIAGNOSTICS_PERIOD = 1.0
 
-#: When the physics falls further behind than this (wall seconds), the rest is skipped.
-MAX_LAG = 0.25
+#: The parameter whose length (and default) follows the arm's joint count.
+INITIAL_POSITIONS = 'initial_positions'
 
 
 def _seconds(duration) -> float:
@@ -101,57 +97,67 @@ class SimNode(SchemaNode):
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
-        settings = self.declare_schema(SIM_PARAMETERS)
+        settings = self.declare_schema(
+            spec for spec in SIM_PARAMETERS if spec.name != INITIAL_POSITIONS)
         config, description, tip_frame = self._declare_arm(settings['arm_params_file'])
         try:
-            geometry = arm_geometry(config, description, tip_frame)
-            self._sim = ArmSim(
-                geometry, natural_frequency=settings['natural_frequency'],
+            arm = simulated_arm(config, description, tip_frame)
+            initial = self.declare_schema(
+                [spec for spec in SIM_PARAMETERS if spec.name == INITIAL_POSITIONS],
+                {INITIAL_POSITIONS: [0.0] * len(arm.joint_names)})[INITIAL_POSITIONS]
+            sim = ArmSim(
+                arm, natural_frequency=settings['natural_frequency'],
                 damping_ratio=settings['damping_ratio'],
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
-                initial_positions=settings['initial_positions'], urdf=description or None)
+                initial_positions=initial)
         except (SimError, UrdfError) as error:
             raise ParameterError(str(error)) from None
-        self._geometry = geometry
-        self._rate_factor = settings['real_time_factor']
+        self._session = SimSession(sim, settings['real_time_factor'])
         self._clock = self.get_clock()
-        self._follower = TrajectoryFollower([r is None for r in self._sim.joint_ranges])
-        self._throttle = WarningThrottle(WARNING_THROTTLE)
 
         self._state_msg = JointState()
-        self._state_msg.header.frame_id = geometry.base_frame
-        self._state_msg.name = list(geometry.joint_names)
+        self._state_msg.header.frame_id = arm.base_frame
+        self._state_msg.name = list(sim.joint_names)
         self._tip_msg = PoseStamped()
-        self._tip_msg.header.frame_id = geometry.base_frame
+        self._tip_msg.header.frame_id = arm.base_frame
 
         qos = QoSProfile(depth=10)
         self._state_pub = self.create_publisher(JointState, 'joint_states', qos)
         self._tip_pub = self.create_publisher(PoseStamped, 'tip_pose', qos)
-        self._wall_start = time.monotonic()
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', qos)
         self.create_timer(1.0 / settings['publish_rate'], self._on_timer)
+        self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         # Last, once everything the callbacks use exists.
-        self._command_sub = self.create_subscription(
-            JointState, 'joint_commands', self._on_command, qos)
-        inputs = [self._command_sub.topic_name]
-        self._position_sub = self._controller_subscription(
+        subscriptions = [self.create_subscription(
+            JointState, 'joint_commands', self._on_command, qos)]
+        position_sub = self._controller_subscription(
             'position_controller', settings['position_controller'], 'commands',
             Float64MultiArray, self._on_position_command, qos)
-        self._trajectory_sub = self._controller_subscription(
+        trajectory_sub = self._controller_subscription(
             'trajectory_controller', settings['trajectory_controller'], 'joint_trajectory',
             JointTrajectory, self._on_trajectory, qos)
-        inputs += [sub.topic_name for sub in (self._position_sub, self._trajectory_sub) if sub]
+        subscriptions += [sub for sub in (position_sub, trajectory_sub) if sub is not None]
+        # The topic names the warnings give (as resolved: namespace included).
+        self._position_topic = position_sub.topic_name if position_sub else ''
+        self._trajectory_topic = trajectory_sub.topic_name if trajectory_sub else ''
         # The IK node's own parameters may come along in a shared params file.
         warn_unknown_overrides(self, also_known=names(ik_parameters()))
-        kp = ', '.join(f'{v:.6g}' for v in self._sim.kp)
-        kv = ', '.join(f'{v:.6g}' for v in self._sim.kv)
-        source = 'its URDF' if description else 'its parameters'
+        self._log_ready(settings, description, [sub.topic_name for sub in subscriptions])
+
+    def _log_ready(self, settings, description: str, inputs) -> None:
+        sim = self._session.sim
+        arm = sim.arm
+        kp = ', '.join(f'{v:.6g}' for v in sim.kp)
+        kv = ', '.join(f'{v:.6g}' for v in sim.kv)
+        extra = (f" (and off the chain: {', '.join(arm.extra_joints)})"
+                 if arm.extra_joints else '')
         self.get_logger().info(
-            f'ready: arm from {source}: {geometry.describe()}, joints '
-            f"{', '.join(geometry.joint_names)}; kp [{kp}] N m/rad, kv [{kv}] N m s/rad, "
-            f"gravity {'compensated' if settings['gravity_compensation'] else 'acting'}, step "
-            f'{self._sim.timestep:g} s, {self._rate_factor:g}x real time; commands on '
-            f"{', '.join(inputs)}")
+            f"ready: arm from {'its URDF' if description else 'its parameters'}: {arm.summary}, "
+            f"joints {', '.join(arm.joint_names)}{extra}; kp [{kp}] N m/rad, kv [{kv}] "
+            f"N m s/rad, gravity {'compensated' if settings['gravity_compensation'] else 'acting'}"
+            f", step {sim.timestep:g} s, {settings['real_time_factor']:g}x real time; commands "
+            f"on {', '.join(inputs)}")
 
     # -- parameters ---------------------------------------------------------------------------
 
@@ -189,40 +195,19 @@ class SimNode(SchemaNode):
             raise ParameterError(f'{parameter}: {controller!r} cannot name a controller: '
                                  f'{reason}') from None
 
-    # -- physics and topics -------------------------------------------------------------------
+    # -- topics -------------------------------------------------------------------------------
 
-    def _catch_up(self) -> None:
-        """Step the physics up to the current wall-clock time times the real-time factor."""
-        sim = self._sim
-        due = (time.monotonic() - self._wall_start) * self._rate_factor
-        steps = int((due - sim.time) / sim.timestep)
-        max_steps = int(MAX_LAG * self._rate_factor / sim.timestep) + 1
-        if steps > max_steps:
-            # Too slow to keep up (a busy machine): skip the backlog rather than spiral.
-            self.get_logger().warning(
-                f'the simulation fell {(steps - max_steps) * sim.timestep:.3f} s behind; '
-                'skipping ahead (lower real_time_factor or raise timestep)',
-                throttle_duration_sec=WARNING_THROTTLE)
-            self._wall_start += (steps - max_steps) * sim.timestep / self._rate_factor
-            steps = max_steps
-        follower = self._follower
-        while steps > 0 and follower.active:
-            # Each step heads for the trajectory's sample at its end, until the last point.
-            end = sim.time + sim.timestep
-            sim.command(follower.sample(end).positions)
-            sim.step(1)
-            steps -= 1
-            if end >= follower.end_time:
-                follower.clear()  # the last point's targets stay
-        sim.step(steps)
+    def _warn(self, lines) -> None:
+        for line in lines:
+            self.get_logger().warning(line)
 
     def _on_timer(self) -> None:
-        self._catch_up()
+        self._warn(self._session.catch_up())
         self.publish_state()
 
     def publish_state(self) -> None:
         """Publish ``joint_states`` and ``tip_pose`` for the current simulated state."""
-        sim = self._sim
+        sim = self._session.sim
         stamp = self._clock.now().to_msg()
         state = self._state_msg
         state.header.stamp = stamp
@@ -239,53 +224,34 @@ class SimNode(SchemaNode):
         orientation.w, orientation.x, orientation.y, orientation.z = w, qx, qy, qz
         self._tip_pub.publish(tip)
 
-    def _on_command(self, msg: JointState) -> None:
-        self._catch_up()  # the old targets hold until now
-        match = match_command(msg.name, msg.position, self._geometry.joint_names)
-        warn_about_command(self.get_logger(), match, msg, self._geometry.joint_names,
-                           WARNING_THROTTLE)
-        if match.targets:
-            self._follower.clear()
-            self._sim.set_targets(match.targets)
+    def _publish_diagnostics(self) -> None:
+        report = self._session.diagnostics()
+        status = diagnostic_status(report.level, f'{self.get_fully_qualified_name()}: simulation',
+                                   report.message, 'mujoco', report.values)
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self._clock.now().to_msg()
+        self._diagnostics_pub.publish(array)
 
-    def _reject(self, subscription, rejected: CommandRejected) -> None:
-        """Log a refused message, at most once per ``WARNING_THROTTLE`` s per topic and rule."""
-        if self._throttle.allow((subscription.topic_name, rejected.rule)):
-            self.get_logger().warning(f'{subscription.topic_name}: rejected: {rejected}')
+    def _on_command(self, msg: JointState) -> None:
+        self._warn(self._session.joint_command(msg.name, msg.position))
 
     def _on_position_command(self, msg: Float64MultiArray) -> None:
-        self._catch_up()
-        try:
-            positions = position_command(msg.data, self._geometry.joint_names)
-        except CommandRejected as rejected:
-            self._reject(self._position_sub, rejected)
-            return
-        self._follower.clear()
-        self._sim.command(positions)
+        self._warn(self._session.position_command(self._position_topic, msg.data))
 
     def _on_trajectory(self, msg: JointTrajectory) -> None:
-        self._catch_up()
-        sim = self._sim
         stamp = msg.header.stamp
-        start_delay = None
+        delay = None
         if stamp.sec or stamp.nanosec:  # a zero stamp: start now
             stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
-            start_delay = 1e-9 * (stamp_ns - self._clock.now().nanoseconds) * self._rate_factor
-        try:
-            trajectory = trajectory_command(
-                msg.joint_names, [_trajectory_point(p) for p in msg.points], start_delay,
-                self._geometry.joint_names)
-        except CommandRejected as rejected:
-            self._reject(self._trajectory_sub, rejected)
-            return
-        start_time = None if start_delay is None else sim.time + start_delay
-        self._follower.start(trajectory.points, sim.time, sim.positions, sim.velocities,
-                             start_time=start_time)
+            delay = 1e-9 * (stamp_ns - self._clock.now().nanoseconds)
+        self._warn(self._session.trajectory(
+            self._trajectory_topic, msg.joint_names, [_trajectory_point(p) for p in msg.points],
+            delay))
 
     @property
     def sim(self) -> ArmSim:
         """The simulated arm."""
-        return self._sim
+        return self._session.sim
 
 
 def main(args=None) -> int:

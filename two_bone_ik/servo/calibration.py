@@ -141,6 +141,9 @@ class Calibration:
     def to_steps(self, angle: float) -> Output:
         """Return the device step nearest to ``angle`` (rad), clamped to the output limits.
 
+        Any finite angle gives a step within the limits, even one whose output overflows to
+        infinity (1e308 rad).
+
         Raises
         ------
         ValueError
@@ -148,14 +151,16 @@ class Calibration:
         """
         if not math.isfinite(angle):
             raise ValueError(f'angle must be finite, got {angle!r}')
-        # The nearest step (halves round up); clamped when that step is beyond the limits.
-        nearest = math.floor(self.to_output(angle) / self.resolution + 0.5)
+        # The nearest step is floor(scaled) (halves round up); it is clamped when beyond the
+        # limits. Compared before flooring: a finite angle far enough out maps to an infinite
+        # output, which has no step.
+        scaled = self.to_output(angle) / self.resolution + 0.5
         lowest, highest = self._step_limits
-        if nearest < lowest:
+        if scaled < lowest:
             return Output(lowest, True)
-        if nearest > highest:
+        if scaled >= highest + 1:
             return Output(highest, True)
-        return Output(nearest, False)
+        return Output(math.floor(scaled), False)
 
     def to_angle(self, steps: float) -> float:
         """Return the joint angle (rad) at ``steps`` device steps (the inverse map, exact)."""

@@ -207,6 +207,9 @@ class DynamixelController(Controller):
     DEVICE_RANGE = (float(EXTENDED_RANGE[0]), float(EXTENDED_RANGE[1]))
     CHANNELS = (0, 252)
     UNITS = 'ticks'
+    CHANNEL_NAME = 'motor ID'
+    MODEL_RESOLUTION = TICKS_PER_REVOLUTION
+    DRIVE_MODE_IN_SERVO = True
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence):
         super().__init__(port, baud_rate, servos)

@@ -131,7 +131,7 @@ class MaestroController(PySerialController):
         if bits >> len(ERROR_BITS):
             raise GarbledReply(f'error bits 0x{bits:04x} include undefined bits (garbled reply)')
         errors = (f'Maestro error 0x{bits:04x}: {describe_errors(bits)}',) if bits else ()
-        return Reading(steps, errors)
+        return Reading(steps, self.stray_byte_reports() + errors)
 
     def setup(self) -> Reading:
         """Read positions and errors, then send each channel's speed and acceleration limit."""

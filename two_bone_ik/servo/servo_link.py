@@ -3,8 +3,9 @@
 :class:`ServoLink` sits between the driver node and a protocol's
 :class:`~two_bone_ik.servo.controller.Controller`:
 
-- joint angles in, calibrated and clamped device steps out (:meth:`ServoLink.command`); a
-  command that arrives while the link is down is dropped and counted, never kept for later;
+- servo angles in (servo ``i`` is joint ``i``'s; the driver turns coupled joints' targets into
+  servo angles), calibrated and clamped device steps out (:meth:`ServoLink.command`); a command
+  that arrives while the link is down is dropped and counted, never kept for later;
 - :meth:`ServoLink.poll` (at the state rate) reads the positions back as angles, or, while the
   link is down, tries to reconnect once every ``reconnect_period`` seconds;
 - any failure (port gone, no reply within the timeout, garbled reply, refused command) closes
@@ -12,32 +13,29 @@
   is ever published;
 - :meth:`ServoLink.status` and :func:`assess` give what diagnostics report.
 
-:func:`servo_settings` turns the node's per-joint parameters into validated
-:class:`~two_bone_ik.servo.controller.ServoSettings`.
+The protocol table (:data:`PROTOCOLS`, :func:`controller_class`) is here too; the servos' settings
+from parameters are in :mod:`~two_bone_ik.servo.servo_settings` (:func:`servo_settings` is
+re-exported here for code that imports it from this module).
 """
 
 import importlib
-import math
 import time
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple
 
-from two_bone_ik.config_error import ConfigError
-from two_bone_ik.servo.calibration import Calibration
-from two_bone_ik.servo.controller import check_channels, Controller, LinkError
-from two_bone_ik.servo.controller import PortMissingError, ServoSettings
+from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError
+from two_bone_ik.servo.servo_settings import servo_settings, ServoConfigError  # noqa: F401
 from two_bone_ik.status import ERROR, OK, WARN
 
 #: Protocol name -> (module, controller class). Imported on demand: each pulls in pyserial,
-#: and ``dynamixel`` dynamixel-sdk.
+#: and ``dynamixel``/``dynamixel1`` dynamixel-sdk.
 PROTOCOLS = {
     'maestro': ('two_bone_ik.servo.maestro', 'MaestroController'),
     'ssc32u': ('two_bone_ik.servo.ssc32u', 'Ssc32uController'),
     'dynamixel': ('two_bone_ik.servo.dynamixel', 'DynamixelController'),
+    'dynamixel1': ('two_bone_ik.servo.dynamixel1', 'Dynamixel1Controller'),
+    'feetech': ('two_bone_ik.servo.feetech', 'FeetechController'),
+    'feetech_scs': ('two_bone_ik.servo.feetech', 'FeetechScsController'),
 }
-
-
-class ServoConfigError(ConfigError):
-    """A servo driver setting is invalid; the message starts with the parameter name."""
 
 
 def controller_class(protocol: str) -> type:
@@ -58,57 +56,6 @@ def controller_class(protocol: str) -> type:
         raise ServoConfigError(f'protocol: {protocol} needs the Python package {error.name!r} '
                                "(pip install 'two_bone_ik[servo]')") from None
     return getattr(module, class_name)
-
-
-def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value) or value < 0.0:
-        raise ServoConfigError(f'{name}: expected a finite value >= 0, got {value!r}')
-    return float(value)
-
-
-def servo_settings(cls: type, joints: Sequence[str],
-                   values: Mapping[str, Any]) -> List[ServoSettings]:
-    """Build and validate the servos of ``joints`` from ``servos.<joint>.*`` values.
-
-    Parameters
-    ----------
-    cls : type
-        The protocol's controller class (its resolution, device range and channels apply).
-    joints : sequence of str
-        Joint names, in order.
-    values : mapping
-        ``{'servos.<joint>.channel': int, '...angle_range': [a0, a1], '...output_range':
-        [o0, o1], '...output_limits': [lo, hi] (optional), '...max_velocity': rad/s,
-        '...max_acceleration': rad/s^2}``.
-
-    Raises
-    ------
-    ServoConfigError, CalibrationError
-        Naming the first bad parameter.
-    """
-    if not joints:
-        raise ServoConfigError('joints: expected at least one joint name')
-    if len(set(joints)) != len(joints) or not all(joints):
-        raise ServoConfigError(f'joints: expected distinct non-empty names, got {list(joints)!r}')
-    servos = []
-    for joint in joints:
-        prefix = f'servos.{joint}'
-        limits = values.get(f'{prefix}.output_limits')
-        calibration = Calibration(
-            values.get(f'{prefix}.angle_range'), values.get(f'{prefix}.output_range'),
-            list(limits) if limits is not None else None, resolution=cls.RESOLUTION,
-            device_range=cls.DEVICE_RANGE, name=prefix)
-        servos.append(ServoSettings(
-            joint, int(values.get(f'{prefix}.channel', -1)), calibration,
-            _number(f'{prefix}.max_velocity', values.get(f'{prefix}.max_velocity', 0.0)),
-            _number(f'{prefix}.max_acceleration',
-                    values.get(f'{prefix}.max_acceleration', 0.0))))
-    problems = check_channels(servos, *cls.CHANNELS,
-                              what='motor ID' if cls.PROTOCOL == 'dynamixel' else 'channel')
-    if problems:
-        raise ServoConfigError(problems[0])
-    return servos
 
 
 class CommandOutcome(NamedTuple):
@@ -230,7 +177,7 @@ class ServoLink:
     # -- commands and state -------------------------------------------------------------------
 
     def command(self, targets: Mapping[int, float]) -> CommandOutcome:
-        """Send joint targets ``{joint index: angle in rad}`` (finite) as one group.
+        """Send servo targets ``{servo index: angle in rad}`` (finite) as one group.
 
         While the link is down the command is dropped (counted), not kept for later.
         """
@@ -269,7 +216,7 @@ class ServoLink:
         Returns
         -------
         dict or None
-            ``{joint index: angle in rad}`` of the joints whose position the device reports,
+            ``{servo index: angle in rad}`` of the servos whose position the device reports,
             read just now; None while the link is down or if the read failed.
         """
         if not self._connected:

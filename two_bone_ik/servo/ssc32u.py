@@ -9,10 +9,16 @@ From the SSC-32U user guide:
 - Query Pulse Width ``QP<ch><cr>``: one binary byte, the pulse width the SSC-32U is putting out
   on the channel divided by 10 (its own ramped output, not a measurement of the servo; 0 while it
   sends no pulses);
+- Query Movement Status ``Q<cr>``: ``.`` if the last move is complete, ``+`` while it runs;
 - ``#<ch>L<cr>``: drive the output low, which stops the pulses (the servo goes limp).
 
 The protocol has no error reports and no checksum. Device units are µs, one step 1 µs; what is
 read back has a resolution of 10 µs.
+
+A read is every ``QP`` and then one ``Q``, in one write: the ``Q`` answer ends the reply. A QP
+byte is 0 or 50 to 250, never ``.`` (46) or ``+`` (43), so a byte lost or added anywhere in the
+reply (line noise just before it shifts every value one byte late) leaves something else at the
+end, and the reading is refused as garbled instead of being read as wrong pulse widths.
 """
 
 from typing import Dict, Sequence
@@ -52,6 +58,15 @@ def query_pulse_width(channel: int) -> bytes:
     return f'QP{channel}\r'.encode('ascii')
 
 
+def query_movement_status() -> bytes:
+    """Encode ``Q<cr>``; the reply is one byte, ``.`` (move complete) or ``+`` (moving)."""
+    return b'Q\r'
+
+
+#: The answers of Query Movement Status.
+MOVEMENT_STATUS = (b'.', b'+')
+
+
 def outputs_low(channels: Sequence[int]) -> bytes:
     """Encode ``#<ch>L...<cr>``: stop the pulses of ``channels``."""
     return (''.join(f'#{channel}L' for channel in channels) + '\r').encode('ascii')
@@ -80,6 +95,7 @@ class Ssc32uController(PySerialController):
     CHANNELS = (0, 31)
     UNITS = 'µs'
     DEVICE = 'the SSC-32U'
+    HAS_ACCELERATION = False
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence, move_time: float = 0.02):
         super().__init__(port, baud_rate, servos)
@@ -87,8 +103,10 @@ class Ssc32uController(PySerialController):
         self._speeds = {servo.channel: speed_units(servo.max_velocity,
                                                    servo.calibration.units_per_radian)
                         for servo in self.servos}
-        self._query = b''.join(query_pulse_width(servo.channel) for servo in self.servos)
-        self.reply_wait = reply_timeout(len(self.servos), len(self._query), self.baud_rate)
+        self._query = (b''.join(query_pulse_width(servo.channel) for servo in self.servos)
+                       + query_movement_status())
+        self._reply_length = len(self.servos) + 1
+        self.reply_wait = reply_timeout(self._reply_length, len(self._query), self.baud_rate)
 
     def setup(self) -> Reading:
         """Read the pulse widths; send nothing (the SSC-32U keeps what it puts out)."""
@@ -99,8 +117,11 @@ class Ssc32uController(PySerialController):
         self.send(group_move(steps, self._time_ms, self._speeds))
 
     def read(self) -> Reading:
-        """Query the pulse width of every channel (one ``QP`` each, one write)."""
-        reply = self.exchange(self._query, len(self.servos))
+        """Query the pulse width of every channel (one ``QP`` each, then ``Q``; one write)."""
+        reply = self.exchange(self._query, self._reply_length)
+        if reply[-1:] not in MOVEMENT_STATUS:
+            raise GarbledReply(f'the reply does not end with the answer to Q (. or +) but '
+                               f'{reply[-1]}: a byte lost or added (garbled reply)')
         steps = {}
         low, high = (p // QUERY_RESOLUTION for p in PULSE_RANGE)
         for servo, value in zip(self.servos, reply):
@@ -111,7 +132,7 @@ class Ssc32uController(PySerialController):
                                    f'width of {PULSE_RANGE[0]} to {PULSE_RANGE[1]} µs / 10 '
                                    '(garbled reply)')
             steps[servo.channel] = value * QUERY_RESOLUTION
-        return Reading(steps)
+        return Reading(steps, self.stray_byte_reports())
 
     def release(self, torque_off: bool) -> None:
         """With ``torque_off``, drive the outputs low so the servos go limp."""

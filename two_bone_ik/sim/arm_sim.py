@@ -1,25 +1,26 @@
-"""A MuJoCo simulation of a two-link arm: the generated one, or the user's own URDF (ROS-free).
+"""A MuJoCo simulation of an arm: the generated two-link one, or the user's URDF (ROS-free).
 
 The model is a URDF (by default the one :func:`two_bone_ik.arm.urdf_export.arm_urdf` generates
 for the arm; or the user's robot description, prepared by
-:func:`two_bone_ik.sim.mujoco_urdf.urdf_for_mujoco`: meshes dropped, joints other than the
-arm's two held fixed) loaded with MuJoCo's URDF importer, then edited as an ``mujoco.MjSpec``
-before compiling:
+:func:`two_bone_ik.sim.mujoco_urdf.urdf_for_mujoco`: meshes dropped, joints not simulated held
+fixed; see :mod:`two_bone_ik.sim.simulated_arm` for which are) loaded with MuJoCo's URDF
+importer, then edited as an ``mujoco.MjSpec`` before compiling:
 
-- one position actuator per joint, torque ``kp * (target - q) - kv * dq``, not force-limited;
-  the gains come from a natural frequency and a damping ratio, scaled by the joint-space inertia
-  at the zero pose, so one setting suits arms of any size;
+- one position actuator per simulated joint (the arm's 2 to 5, then any off the chain, such as
+  a gripper), torque ``kp * (target - q) - kv * dq``, not force-limited; the gains come from a
+  natural frequency and a damping ratio, scaled by the joint-space inertia at the zero pose, so
+  one setting suits arms of any size;
 - viscous joint damping, the integration time step and the implicit-in-velocity integrator;
-- joint limits from the configuration (finite ones, see
-  :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`) as MuJoCo joint ranges, and targets
-  clamped into them;
+- joint ranges: the URDF's, narrowed by the arm's limits (finite ones, see
+  :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
 - optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
 wrap-around does.
 
-Positions are radians, velocities rad/s, efforts N m, lengths metres, times seconds.
+Positions are radians (metres for a prismatic joint), velocities rad/s, efforts N m, lengths
+metres, times seconds.
 """
 
 import math
@@ -30,17 +31,15 @@ import numpy as np
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.arm.urdf_export import arm_urdf
-from two_bone_ik.arm.urdf_export import TOOL_LINK
 from two_bone_ik.arm.urdf_export import urdf_joint_limits
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
-from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
+from two_bone_ik.sim.simulated_arm import SimulatedArm
 
 
 class SimError(ConfigError):
-    """An invalid simulation setting or call; the message names the bad value."""
+    """An invalid simulation setting; the message names the bad value."""
 
 
 def _positive(name: str, value: float) -> float:
@@ -50,14 +49,34 @@ def _positive(name: str, value: float) -> float:
     return value
 
 
+def _simulated(arm, urdf: Optional[str]) -> SimulatedArm:
+    """Return ``arm`` (and ``urdf``) as the :class:`SimulatedArm` to build."""
+    if isinstance(arm, SimulatedArm):
+        if urdf is not None:
+            raise SimError('urdf: a SimulatedArm brings its own URDF')
+        return arm
+    geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
+    return SimulatedArm.from_geometry(geometry, urdf or '')
+
+
+def _imported_range(joint) -> Tuple[float, float]:
+    """Return the range MuJoCo's URDF importer gave ``joint`` (an MjSpec joint), or infinite."""
+    low, high = (float(v) for v in joint.range)
+    if joint.limited == mujoco.mjtLimited.mjLIMITED_FALSE or low == high == 0.0:
+        return -math.inf, math.inf
+    return low, high
+
+
 class ArmSim:
-    """Position-controlled MuJoCo model of a two-bone arm.
+    """Position-controlled MuJoCo model of an arm.
 
     Parameters
     ----------
-    arm : ArmConfig or ArmGeometry
-        The arm: joint names, base frame, joint limits (the simulated hardware's, in readings)
-        and, without ``urdf``, the geometry of the URDF to generate.
+    arm : ArmConfig, ArmGeometry or SimulatedArm
+        The arm: joint names, base frame, joint limits (the simulated hardware's, in readings,
+        narrowing the URDF's) and the URDF to load (see
+        :func:`two_bone_ik.sim.simulated_arm.simulated_arm`); an ``ArmConfig`` or an
+        ``ArmGeometry`` without ``urdf`` is simulated from the URDF generated for it.
     natural_frequency : float
         Undamped natural frequency of each position loop, Hz: the position gain of joint i is
         ``kp_i = (2 pi f)^2 M_ii`` with ``M_ii`` the joint-space inertia at the zero pose, so
@@ -66,17 +85,19 @@ class ArmSim:
         Damping ratio of each position loop (1 = critical at the zero pose, more when folded):
         velocity gain ``kv_i = 2 zeta (2 pi f) M_ii``.
     joint_damping : float
-        Viscous damping of both joints, N m s / rad (>= 0).
+        Viscous damping of every simulated joint, N m s / rad (>= 0).
     timestep : float
         Integration step, s.
     gravity_compensation : bool
         Cancel gravity on the links (as an arm whose servos hold it would); otherwise a vertical
         arm sags by ``torque / kp``.
-    initial_positions : sequence of 2 float
-        Joint angles at the start and after :meth:`reset`, rad; also the initial targets.
+    initial_positions : sequence of float, optional
+        One angle per arm joint (``arm.joint_names``) at the start and after :meth:`reset`,
+        rad; also the initial targets. Default zeros. Joints off the chain start at 0, or the
+        end of their range nearest 0.
     urdf : str, optional
-        The user's robot description to simulate instead of ``arm_urdf(arm)``; ``arm`` must
-        then be the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
+        The user's robot description to simulate instead of a generated one, when ``arm`` is
+        the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
 
     Raises
     ------
@@ -84,12 +105,13 @@ class ArmSim:
         If a setting is out of range or the model does not compile.
     """
 
-    def __init__(self, arm: Union[ArmConfig, ArmGeometry],
+    def __init__(self, arm: Union[ArmConfig, ArmGeometry, SimulatedArm],
                  natural_frequency: float = DEFAULT_NATURAL_FREQUENCY,
                  damping_ratio: float = DEFAULT_DAMPING_RATIO,
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
-                 initial_positions: Sequence[float] = (0.0, 0.0), urdf: Optional[str] = None):
+                 initial_positions: Optional[Sequence[float]] = None,
+                 urdf: Optional[str] = None):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -97,35 +119,59 @@ class ArmSim:
         if not (math.isfinite(joint_damping) and joint_damping >= 0.0):
             raise SimError(
                 f'joint_damping: expected a non-negative finite number, got {joint_damping!r}')
-        initial = [float(v) for v in initial_positions]
-        if len(initial) != 2 or not all(math.isfinite(v) for v in initial):
-            raise SimError(
-                f'initial_positions: expected 2 finite angles, got {list(initial_positions)!r}')
-
-        geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
-        #: The simulated arm.
-        self.geometry = geometry
-        self.joint_names = tuple(geometry.joint_names)
-        #: Per joint: finite (lower, upper) range in rad, or None for a continuous joint.
-        self.joint_ranges = tuple(
-            urdf_joint_limits(lo, hi)
-            for lo, hi in zip(geometry.lower_limits, geometry.upper_limits))
-        if urdf is None:
-            urdf, tip_link = arm_urdf(geometry), TOOL_LINK
-        else:
-            urdf, tip_link = urdf_for_mujoco(urdf, self.joint_names), geometry.tip_frame
+        #: The simulated arm: its joints, frames and URDF.
+        self.arm = _simulated(arm, urdf)
+        count = len(self.arm.joint_names)
+        initial = [0.0] * count if initial_positions is None else [
+            float(v) for v in initial_positions]
+        if len(initial) != count or not all(math.isfinite(v) for v in initial):
+            raise SimError(f'initial_positions: expected {count} finite angles (one per joint: '
+                           f"{', '.join(self.arm.joint_names)}), got {list(initial_positions)!r}")
+        #: Every simulated joint: the arm's, then those off the chain.
+        self.joint_names = self.arm.joint_names + self.arm.extra_joints
         try:
-            spec = mujoco.MjSpec.from_string(urdf)
+            spec = mujoco.MjSpec.from_string(self.arm.urdf)
         except ValueError as exc:
             raise SimError(f'urdf: MuJoCo could not read the model: {exc}') from None
         spec.compiler.fusestatic = False
         spec.compiler.discardvisual = False
         spec.option.timestep = timestep
         spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
-        for name, joint_range in zip(self.joint_names, self.joint_ranges):
+        #: Per simulated joint: finite (lower, upper) range, or None for a continuous joint.
+        self.joint_ranges = self._set_up_joints(spec, joint_damping, timestep)
+        for body in spec.bodies:
+            body.gravcomp = 1.0 if gravity_compensation else 0.0
+        self._add_actuators(spec, natural_frequency, damping_ratio)
+        self.model = self._compiled(spec)
+        self.data = mujoco.MjData(self.model)
+        self._qpos_adr = np.array(
+            [self.model.jnt_qposadr[self.model.joint(n).id] for n in self.joint_names])
+        self._dof_adr = np.array(
+            [self.model.jnt_dofadr[self.model.joint(n).id] for n in self.joint_names])
+        self._actuators = np.array(
+            [self.model.actuator(f'{n}_position').id for n in self.joint_names])
+        self._tool = self._body_id(self.arm.tip_frame, 'tip_frame')
+        self._base = self._body_id(self.arm.base_frame, 'base_frame')
+        # Off the chain: 0, or the nearest end of the range.
+        self._initial = tuple(initial) + tuple(
+            0.0 if r is None else min(max(0.0, r[0]), r[1]) for r in self.joint_ranges[count:])
+        self.reset()
+
+    def _set_up_joints(self, spec, joint_damping: float, timestep: float) -> tuple:
+        """Damp and bound every simulated joint of ``spec``; return their ranges."""
+        count = len(self.arm.joint_names)
+        ranges = []
+        for index, name in enumerate(self.joint_names):
             joint = spec.joint(name)
             if joint is None:
                 raise SimError(f'urdf: no joint named {name!r}')
+            low, high = _imported_range(joint)
+            if index < count:  # the arm's own limits narrow the URDF's
+                low = max(low, float(self.arm.lower_limits[index]))
+                high = min(high, float(self.arm.upper_limits[index]))
+            if low > high:
+                raise SimError(f'{name}: the limits leave no range ({low:g} > {high:g})')
+            joint_range = urdf_joint_limits(low, high)
             joint.damping = [joint_damping, 0.0, 0.0]  # linear term only
             # The URDF effort limit would become a force limit here; the gains decide instead.
             joint.actfrclimited = mujoco.mjtLimited.mjLIMITED_FALSE
@@ -136,14 +182,16 @@ class ArmSim:
                 joint.range = joint_range
                 # Stiffer than MuJoCo's default (0.02 s), as stiff as the step allows.
                 joint.solref_limit = [2.0 * timestep, 1.0]
-        for body in spec.bodies:
-            body.gravcomp = 1.0 if gravity_compensation else 0.0
+            ranges.append(joint_range)
+        return tuple(ranges)
 
-        # Gains from the joint-space inertia at the zero pose (arm stretched along +u), so that
-        # each joint alone is a second-order system with the requested frequency and damping.
+    def _add_actuators(self, spec, natural_frequency: float, damping_ratio: float) -> None:
+        """Add a position actuator per simulated joint, its gains from the zero-pose inertia."""
+        # Each joint alone is then a second-order system with the requested frequency and
+        # damping (at the zero pose: for the generated arm, stretched along +u).
         inertia = self._zero_pose_inertia(spec)
         omega = 2.0 * math.pi * natural_frequency
-        #: Position gains, N m / rad, and velocity gains, N m s / rad, per joint.
+        #: Position gains, N m / rad, and velocity gains, N m s / rad, per simulated joint.
         self.kp = tuple(omega ** 2 * m for m in inertia)
         self.kv = tuple(2.0 * damping_ratio * omega * m for m in inertia)
         for name, kp, kv in zip(self.joint_names, self.kp, self.kv):
@@ -152,20 +200,8 @@ class ArmSim:
             actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
             actuator.target = name
             actuator.set_to_position(kp=kp, kv=kv)
-        self.model = self._compiled(spec)
-        self.data = mujoco.MjData(self.model)
-        self._qpos_adr = np.array(
-            [self.model.jnt_qposadr[self.model.joint(n).id] for n in self.joint_names])
-        self._dof_adr = np.array(
-            [self.model.jnt_dofadr[self.model.joint(n).id] for n in self.joint_names])
-        self._actuators = np.array(
-            [self.model.actuator(f'{n}_position').id for n in self.joint_names])
-        self._tool = self._body_id(tip_link, 'tip_frame')
-        self._base = self._body_id(geometry.base_frame, 'base_frame')
-        self._initial = tuple(initial)
-        self.reset()
 
-    def _zero_pose_inertia(self, spec) -> Tuple[float, float]:
+    def _zero_pose_inertia(self, spec) -> Tuple[float, ...]:
         """Diagonal of the joint-space inertia matrix at the zero pose, kg m^2."""
         model = self._compiled(spec)
         data = mujoco.MjData(model)
@@ -193,9 +229,12 @@ class ArmSim:
     def reset(self, positions: Optional[Sequence[float]] = None) -> None:
         """Put the arm at rest at ``positions`` (default: the initial positions), rad.
 
-        The targets are set to the same angles and the time to 0.
+        ``positions`` gives the first joints of :attr:`joint_names` (the arm's, at least); the
+        others go back to their initial positions. The targets are set to the same angles and
+        the time to 0.
         """
-        positions = self._initial if positions is None else tuple(float(v) for v in positions)
+        positions = () if positions is None else tuple(float(v) for v in positions)
+        positions += self._initial[len(positions):]
         mujoco.mj_resetData(self.model, self.data)
         self.data.qpos[self._qpos_adr] = positions
         self.data.ctrl[self._actuators] = positions
@@ -216,22 +255,22 @@ class ArmSim:
 
     @property
     def positions(self) -> np.ndarray:
-        """Joint angles, rad, shape (2,)."""
+        """Positions of the simulated joints (:attr:`joint_names`), rad, shape (joints,)."""
         return self.data.qpos[self._qpos_adr]
 
     @property
     def velocities(self) -> np.ndarray:
-        """Joint velocities, rad/s, shape (2,)."""
+        """Velocities of the simulated joints, rad/s, shape (joints,)."""
         return self.data.qvel[self._dof_adr]
 
     @property
     def efforts(self) -> np.ndarray:
-        """Actuator torques on the joints, N m, shape (2,)."""
+        """Actuator torques (forces) on the simulated joints, N m (N), shape (joints,)."""
         return self.data.qfrc_actuator[self._dof_adr]
 
     @property
     def targets(self) -> np.ndarray:
-        """Current actuator targets, rad, shape (2,)."""
+        """Current actuator targets of the simulated joints, rad, shape (joints,)."""
         return self.data.ctrl[self._actuators]
 
     @property
@@ -253,19 +292,19 @@ class ArmSim:
     # -- commands and stepping -------------------------------------------------------------
 
     def clamp_target(self, index: int, position: float) -> float:
-        """Return the actuator target for a commanded angle of joint ``index``, rad.
+        """Return the actuator target for a commanded position of joint ``index``, rad.
 
-        Limited joints: the angle clamped into the joint range. Continuous joints: the angle
+        Limited joints: the position clamped into the joint range. Continuous joints: the angle
         modulo a full turn that is nearest to the current angle.
 
         Raises
         ------
-        SimError
-            If ``position`` is not finite.
+        ValueError
+            If ``position`` is not finite (a command, never a setting: callers check first).
         """
         position = float(position)
         if not math.isfinite(position):
-            raise SimError(f'position: expected a finite angle, got {position!r}')
+            raise ValueError(f'position: expected a finite angle, got {position!r}')
         joint_range = self.joint_ranges[index]
         if joint_range is None:
             current = float(self.data.qpos[self._qpos_adr[index]])
@@ -278,14 +317,20 @@ class ArmSim:
         Parameters
         ----------
         targets : mapping of int to float
-            ``{joint index: angle}``, rad (as in ``match_command(...).targets``); joints not
-            mentioned keep their target. Angles go through :meth:`clamp_target`.
+            ``{joint index in joint_names: position}``, rad (as in
+            ``match_command(...).targets``); joints not mentioned keep their target. Positions
+            go through :meth:`clamp_target`; a non-finite one raises before any is set.
         """
-        for index, position in targets.items():
-            self.data.ctrl[self._actuators[index]] = self.clamp_target(index, position)
+        clamped = {index: self.clamp_target(index, position)
+                   for index, position in targets.items()}
+        for index, position in clamped.items():
+            self.data.ctrl[self._actuators[index]] = position
 
     def command(self, positions: Iterable[float]) -> None:
-        """Set the targets of both joints, rad (shorthand for :meth:`set_targets`)."""
+        """Set the targets of the first joints of :attr:`joint_names`, rad, in that order.
+
+        Shorthand for :meth:`set_targets`; the arm's joints come first.
+        """
         self.set_targets(dict(enumerate(positions)))
 
     def step(self, steps: int = 1) -> None:

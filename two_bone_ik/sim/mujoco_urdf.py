@@ -2,13 +2,13 @@
 
 Robot descriptions written for RViz and Gazebo carry things MuJoCo cannot or should not load:
 mesh files referenced as ``package://`` (not found outside a ROS workspace), and joints the
-two-link arm does not drive. :func:`urdf_for_mujoco` returns a copy in which
+simulation does not drive. :func:`urdf_for_mujoco` returns a copy in which
 
 - every ``<visual>`` and ``<collision>`` whose geometry is a ``<mesh>`` is dropped (primitive
   shapes stay; no geometry takes part in the kinematics or, with contacts off, the dynamics);
-- every movable joint other than the arm's two becomes ``fixed`` at its zero position, which
-  holds it where the description puts it;
-- a link that moves with an arm joint but has no ``<inertial>`` gets a small one, since MuJoCo
+- every movable joint other than the simulated ones becomes ``fixed`` at its zero position,
+  which holds it where the description puts it;
+- the child link of a simulated joint without an ``<inertial>`` gets a small one, since MuJoCo
   refuses massless moving bodies;
 - the ``<mujoco><compiler fusestatic="false" discardvisual="false"/></mujoco>`` extension is set,
   so the tip link survives as a body of its own.
@@ -42,7 +42,7 @@ def urdf_for_mujoco(text: str, arm_joints: Iterable[str]) -> str:
     text : str
         The robot description.
     arm_joints : iterable of str
-        The two joints the simulation actuates; every other movable joint is fixed.
+        The joints the simulation actuates; every other movable joint is fixed.
 
     Raises
     ------

@@ -17,6 +17,11 @@ what :class:`TrajectoryFollower` does:
   turn of the first point, so the arm takes the short way there.
 - A new trajectory replaces the old one from the moment it is started.
 
+One thing the controller does not do: a trajectory whose splines overflow a double (finite
+points such as +-1e308 rad one second apart, or a velocity of 1.7e308 rad/s) is refused with
+:class:`TrajectoryOverflow` when it is started, before it replaces anything; so every sample of
+a trajectory that was started is finite.
+
 Times are seconds on one time axis chosen by the caller (the simulation's clock), positions rad,
 velocities rad/s, accelerations rad/s^2.
 """
@@ -61,6 +66,27 @@ class JointSample(NamedTuple):
     accelerations: np.ndarray
 
 
+class TrajectoryOverflow(ValueError):
+    """A trajectory whose spline into one point overflows a double (NaN or infinite samples).
+
+    Attributes
+    ----------
+    point : int
+        The point the spline leads to.
+    joint : int
+        The first joint whose spline overflows.
+    from_state : bool
+        Whether the spline starts at the state at reception (else at the point before).
+    """
+
+    def __init__(self, point: int, joint: int, from_state: bool):
+        start = 'the state at reception' if from_state else f'point {point - 1}'
+        super().__init__(f'the spline from {start} to point {point} overflows for joint {joint}')
+        self.point = point
+        self.joint = joint
+        self.from_state = from_state
+
+
 def segment_coefficients(duration: float, start: TrajectoryPoint,
                          end: TrajectoryPoint) -> np.ndarray:
     """Return the spline from ``start`` to ``end`` as polynomial coefficients per joint.
@@ -76,8 +102,14 @@ def segment_coefficients(duration: float, start: TrajectoryPoint,
     Returns
     -------
     numpy.ndarray, shape (joints, 6)
-        ``c[j, k]``: position of joint j at time t into the segment is ``sum_k c[j, k] t^k``.
+        ``c[j, k]``: position of joint j at time t into the segment is ``sum_k c[j, k] t^k``;
+        infinite or NaN where the arithmetic overflows (see :func:`overflowing_joints`).
     """
+    with np.errstate(over='ignore', invalid='ignore'):
+        return _coefficients(duration, start, end)
+
+
+def _coefficients(duration: float, start: TrajectoryPoint, end: TrajectoryPoint) -> np.ndarray:
     p0 = np.asarray(start.positions, dtype=float)
     p1 = np.asarray(end.positions, dtype=float)
     coefficients = np.zeros((p0.size, 6))
@@ -109,6 +141,39 @@ def segment_coefficients(duration: float, start: TrajectoryPoint,
     return coefficients
 
 
+#: Powers of t in a segment's polynomial.
+_POWERS = np.arange(6)
+
+
+def overflowing_joints(coefficients: np.ndarray, duration: float) -> np.ndarray:
+    """Return the joints whose segment may overflow a double when sampled.
+
+    With ``T`` the larger of ``duration`` and 1 s, a joint is safe when the sums bounding its
+    position, velocity and acceleration terms over ``[0, duration]`` are finite:
+    ``sum_k |c_k| T^k``, ``sum_k k |c_k| T^(k-1)`` and ``sum_k k (k-1) |c_k| T^(k-2)``.
+
+    Parameters
+    ----------
+    coefficients : numpy.ndarray, shape (joints, 6)
+        As :func:`segment_coefficients` returns them.
+    duration : float
+        Length of the segment, s.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Indices of the joints that are not safe, in order.
+    """
+    k = _POWERS
+    span = max(float(duration), 1.0)
+    factors = np.stack([span ** k,  # position terms |c_k| t^k
+                        k * span ** np.maximum(k - 1, 0),  # velocity terms
+                        k * (k - 1) * span ** np.maximum(k - 2, 0)])  # acceleration terms
+    with np.errstate(over='ignore', invalid='ignore'):
+        bounds = np.abs(coefficients) @ factors.T  # (joints, 3)
+    return np.flatnonzero(~np.isfinite(bounds).all(axis=1))
+
+
 def _evaluate(coefficients: np.ndarray, t: float) -> JointSample:
     powers = t ** np.arange(6)
     k = np.arange(6)
@@ -116,6 +181,16 @@ def _evaluate(coefficients: np.ndarray, t: float) -> JointSample:
     acceleration_powers = np.concatenate(([0.0, 0.0], k[2:] * (k[2:] - 1) * powers[:-2]))
     return JointSample(coefficients @ powers, coefficients @ velocity_powers,
                        coefficients @ acceleration_powers)
+
+
+def _checked_segment(duration: float, start: TrajectoryPoint, end: TrajectoryPoint,
+                     point: int, from_state: bool) -> np.ndarray:
+    """Return the coefficients of the segment into ``point``, or raise TrajectoryOverflow."""
+    coefficients = segment_coefficients(duration, start, end)
+    bad = overflowing_joints(coefficients, duration)
+    if bad.size:
+        raise TrajectoryOverflow(point, int(bad[0]), from_state)
+    return coefficients
 
 
 def unwrapped_start(current: float, first: float) -> float:
@@ -179,6 +254,11 @@ class TrajectoryFollower:
             The measured state at ``now``, rad and rad/s.
         start_time : float, optional
             When ``time_from_start`` counts from, s; default ``now`` (a zero ``header.stamp``).
+
+        Raises
+        ------
+        TrajectoryOverflow
+            If a spline overflows; the trajectory followed before (if any) stays.
         """
         points = list(points)
         if not points:
@@ -198,10 +278,11 @@ class TrajectoryFollower:
         first_time = origin + first.time_from_start
         if first_time > now:  # the segment from the state to the first point
             times.append(float(now))
-            segments.append(segment_coefficients(first_time - now, state, first))
-        for a, b in zip(points, points[1:]):
+            segments.append(_checked_segment(first_time - now, state, first, 0, True))
+        for index, (a, b) in enumerate(zip(points, points[1:]), start=1):
             times.append(origin + a.time_from_start)
-            segments.append(segment_coefficients(b.time_from_start - a.time_from_start, a, b))
+            segments.append(_checked_segment(b.time_from_start - a.time_from_start, a, b, index,
+                                             False))
         last = points[-1]
         zeros = np.zeros(count)
         self._hold = JointSample(

@@ -1,4 +1,4 @@
-"""At most one warning per kind per period (rclpy throttles per call site, not per kind)."""
+"""At most one warning per kind per period (rclpy throttles per call site; no ROS)."""
 
 import time
 from typing import Callable, Dict, Hashable

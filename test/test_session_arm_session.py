@@ -1,0 +1,580 @@
+"""Tests of two_bone_ik.session.arm_session: the IK node's logic, driven without ROS or DDS.
+
+Time is simulated: the session's clock and the pacer's clock and sleep are one
+:class:`SimClock`, and the pacer runs its bursts in the test's thread (``thread=False``), as
+the node wires it (period from the session, then from each tick). So stop, replan, pacing and
+limit behaviour are checked deterministically, sample by sample.
+"""
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from two_bone_ik.motion.pacer import Pacer
+from two_bone_ik.session import ArmSession
+from two_bone_ik.status import NodeStatus
+from urdf_arms import SCARA
+
+RATE = 100.0
+PERIOD = 1.0 / RATE
+VELOCITY = (1.0, 1.5)
+ACCELERATION = (4.0, 5.0)
+JERK = (40.0, 50.0)
+LOWER = (-2.5, -2.6)
+UPPER = (2.5, 2.6)
+#: Relative slack on every limit check.
+RELATIVE = 1e-6
+#: Height of the SCARA's tool plane (its flange is turned by rpy 3.14, not pi).
+SCARA_Z = 0.44 + 0.11 * math.cos(3.14)
+
+ARM = {
+    'link_lengths': [0.30, 0.25], 'joint_lower_limits': list(LOWER),
+    'joint_upper_limits': list(UPPER), 'max_joint_velocity': list(VELOCITY),
+    'max_joint_acceleration': list(ACCELERATION), 'max_joint_jerk': list(JERK),
+    'command_rate': RATE,
+}
+
+
+class SimClock:
+    """A monotonic clock that only moves when something sleeps (or a test says so)."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+
+
+class Sent:
+    """A command as it went out: when (simulated wall clock), its plan time, what."""
+
+    def __init__(self, at, tick):
+        self.at = at
+        self.time = tick.time
+        self.position = np.array(tick.command.position)
+        self.velocity = np.array(tick.command.velocity)
+
+
+def stream(session, clock, stall=lambda count: 0.0, until=None):
+    """Run the pacer as the node wires it until the motion ends (or ``until(sent)``).
+
+    ``stall(count)`` is extra simulated time a publish takes (a stalled machine).
+    """
+    sent = []
+
+    def step():
+        tick = session.tick()
+        if tick.command is not None:
+            sent.append(Sent(clock(), tick))
+        pacer.set_period(tick.period)
+        clock.now += stall(len(sent))
+        return tick.more and not (until is not None and until(sent))
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    return sent
+
+
+def new_session(clock=None, **values):
+    clock = SimClock() if clock is None else clock
+    return ArmSession({**ARM, **values}, given=set(values) | set(ARM), clock=clock), clock
+
+
+def tip_target(q1, q2, l1=0.30, l2=0.25):
+    return (l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
+            l1 * math.sin(q1) + l2 * math.sin(q1 + q2), 0.0)
+
+
+def check_real_time_velocity(sent, velocity=VELOCITY):
+    """No two consecutive commands ask for more than the velocity limit in wall-clock time."""
+    for before, after in zip(sent, sent[1:]):
+        elapsed = after.at - before.at
+        assert elapsed > 0.0
+        speed = np.abs(after.position - before.position) / elapsed
+        assert np.all(speed <= np.array(velocity) * (1 + RELATIVE)), (before.time, speed)
+
+
+def check_motion_limits(sent, acceleration=ACCELERATION, jerk=JERK):
+    """Plan-time differences of the streamed velocities stay within acceleration and jerk."""
+    velocities = np.array([s.velocity for s in sent])
+    dv = np.diff(velocities, axis=0)
+    assert np.all(np.abs(dv) <= np.array(acceleration) * PERIOD * (1 + RELATIVE) + 1e-12)
+    assert np.all(np.abs(np.diff(dv, axis=0))
+                  <= np.array(jerk) * PERIOD ** 2 * (1 + RELATIVE) + 1e-12)
+
+
+# -- pacing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize('stalls', ['none', 'late publishes'])
+def test_samples_are_due_at_whole_periods_and_never_sent_early(stalls):
+    # Catches a pacer that sends samples faster than the command rate: each sample k of a
+    # motion has plan time k / command_rate and goes out no earlier than that in wall-clock
+    # time after the motion started, and no command asks for more than the velocity limit in
+    # real time, even after a stall (a late sample is not followed by a quick one).
+    rng = np.random.default_rng(3)
+    late = (lambda count: 0.0) if stalls == 'none' else \
+        (lambda count: float(rng.choice([0.0, 0.3, 1.7, 5.0])) * PERIOD)
+    session, clock = new_session()
+    started = clock()
+    answer = session.target('', *tip_target(2.0, -1.5))
+    assert answer.wake and answer.command is None and answer.remaining > 0.5
+    sent = stream(session, clock, late)
+    times = np.array([s.time for s in sent])
+    assert np.all(np.abs(np.diff(times) - PERIOD) < 1e-12)  # consecutive whole periods
+    first = times[0] - PERIOD  # the plan time the motion started at
+    for s in sent:
+        assert s.at >= started + (s.time - first) - 1e-9
+    check_real_time_velocity(sent)
+    assert times[-1] - first == pytest.approx(answer.remaining, abs=PERIOD)
+    assert sent[-1].position == pytest.approx(
+        session.solver.solve('', *tip_target(2.0, -1.5)).readings, abs=1e-12)
+
+
+def test_a_rate_change_takes_effect_at_rest_and_the_stream_follows_it():
+    session, clock = new_session()
+    session.target('', *tip_target(1.0, 1.0))
+    sent = stream(session, clock, until=lambda sent: len(sent) == 5)
+    session.apply({'command_rate': 50.0})
+    sent += stream(session, clock)
+    assert np.diff([s.at for s in sent]) == pytest.approx(PERIOD)  # rest of the motion: 100 Hz
+    session.target('', *tip_target(0.2, 0.5))
+    slower = stream(session, clock)
+    assert np.diff([s.at for s in slower]) == pytest.approx(1.0 / 50.0)
+    check_real_time_velocity(slower)
+
+
+# -- stop -----------------------------------------------------------------------------------
+
+
+def braking_distance_bound(speed, acceleration, max_acceleration, max_jerk):
+    """Return a bound on how far a joint travels while stopping (speed >= 0 along its motion).
+
+    The time-optimal stop takes at most the time to bring the acceleration to -A at jerk J,
+    hold it until slow, and release it; the speed meanwhile never exceeds its start plus what
+    a positive acceleration adds while it is ramped down.
+    """
+    a = max(acceleration, 0.0)
+    peak = speed + a * a / (2.0 * max_jerk)
+    duration = (a + max_acceleration) / max_jerk + peak / max_acceleration + \
+        max_acceleration / max_jerk
+    return peak * duration
+
+
+@pytest.mark.parametrize('after', [5, 25, 60])
+def test_stop_brakes_forward_within_the_braking_distance(after):
+    # Catches a stop planned as a move somewhere else (e.g. back to 0): every joint comes to
+    # rest beyond where it was when stop was called, in the direction it was moving, within
+    # its braking distance, and its velocity never changes sign while braking.
+    session, clock = new_session()
+    session.target('', *tip_target(2.2, -2.0))
+    moving = stream(session, clock, until=lambda sent: len(sent) == after)
+    last = moving[-1]
+    state = session._motion.stream.state  # the plan at the last sample (acceleration too)
+    answer = session.stop()
+    assert answer.message.startswith('stopping: at rest at ') and answer.wake
+    braking = stream(session, clock)
+    assert braking, 'stop streamed no braking motion'
+    rest = braking[-1].position
+    for joint in range(2):
+        direction = math.copysign(1.0, last.velocity[joint])
+        travelled = (rest[joint] - last.position[joint]) * direction
+        assert travelled >= -1e-12, joint
+        assert travelled <= braking_distance_bound(
+            abs(last.velocity[joint]), state.acceleration[joint] * direction,
+            ACCELERATION[joint], JERK[joint]) + 1e-9
+        assert all(s.velocity[joint] * direction >= -1e-12 for s in braking), joint
+    assert braking[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
+    check_motion_limits(moving + braking)
+    check_real_time_velocity(moving + braking)
+    assert f'[{rest[0]:.6f}, {rest[1]:.6f}]' in answer.message
+    # Held there until the next target.
+    assert session.tick().command is None and not session.moving
+
+
+def test_stop_without_a_motion_and_without_limits():
+    session, _ = new_session()
+    assert session.stop().message == 'nothing commanded yet: nothing to stop'
+    reading = session.target('', *tip_target(0.4, 0.3)).result.readings  # the elbow-up pose
+    shown = f'[{reading[0]:.6f}, {reading[1]:.6f}]'
+    stream(session, SimClock())
+    assert session.stop().message == f'at rest at {shown} rad, held until the next target'
+
+    unlimited, _ = new_session(max_joint_velocity=[math.inf] * 2,
+                               max_joint_acceleration=[math.inf] * 2,
+                               max_joint_jerk=[math.inf] * 2)
+    unlimited.target('', *tip_target(0.4, 0.3))
+    assert f'the last command {shown} rad stands' in unlimited.stop().message
+
+
+def test_stop_after_the_acceleration_limit_was_lowered_never_passes_a_joint_limit():
+    # Lowered mid-motion toward a goal next to a joint limit, the new limit could not stop the
+    # arm before it (it was driven into the limit, its velocity jumping); the stop brakes with
+    # the limits the motion was planned with and says so.
+    session, clock = new_session(joint_lower_limits=[-2.5, -2.6], joint_upper_limits=[2.5, 2.6],
+                                 max_joint_velocity=[2.0, 2.0],
+                                 max_joint_acceleration=[6.0, 6.0], max_joint_jerk=[200.0, 200.0])
+    goal = (2.49, 0.3)
+    session.target('', *tip_target(*goal))
+    moving = stream(session, clock, until=lambda sent: sent[-1].position[0] > 1.9)
+    assert moving[-1].velocity[0] > 1.0
+    session.apply({'max_joint_acceleration': [0.5, 0.5]})
+    answer = session.stop()
+    assert 'limits the motion was planned with' in answer.message, answer.message
+    braking = stream(session, clock)
+    positions = np.array([s.position for s in moving + braking])
+    assert positions[:, 0].max() <= 2.5
+    check_motion_limits(moving + braking, acceleration=(6.0, 6.0), jerk=(200.0, 200.0))
+    assert braking[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
+    assert braking[-1].position[0] <= goal[0]
+
+
+# -- replanning and limits ------------------------------------------------------------------
+
+
+def test_a_target_mid_motion_is_planned_at_the_next_period_without_a_jump():
+    session, clock = new_session()
+    session.target('', *tip_target(1.5, 1.0))
+    first = stream(session, clock, until=lambda sent: len(sent) == 30)
+    answer = session.target('', *tip_target(-1.0, -0.5))
+    assert answer.wake and answer.moving and answer.command is None
+    assert answer.remaining > 0.0
+    rest = stream(session, clock)
+    check_motion_limits(first + rest)
+    check_real_time_velocity(first + rest)
+    assert rest[-1].position == pytest.approx(
+        session.solver.solve('', *tip_target(-1.0, -0.5)).readings, abs=1e-12)
+
+
+def test_only_the_newest_waiting_target_is_planned():
+    session, clock = new_session()
+    session.target('', *tip_target(1.5, 1.0))
+    stream(session, clock, until=lambda sent: len(sent) == 10)
+    plans = session._motion.stream._planner.plans
+    for k in range(200):
+        session.target('', *tip_target(-1.0 + k * 1e-3, -0.5))
+    tick = session.tick()
+    assert session._motion.stream._planner.plans == plans + 1
+    assert tick.command is not None
+    rest = stream(session, clock)
+    assert rest[-1].position == pytest.approx(
+        session.solver.solve('', *tip_target(-1.0 + 199e-3, -0.5)).readings, abs=1e-12)
+
+
+def test_targets_never_wait_for_the_pacer():
+    # The pacer holds the motion's lock for its whole period; a target flood used to queue
+    # behind it (and the pacer behind the flood: gaps of 37-119 ms). While the pacer is held
+    # inside its period here, targets are still answered.
+    session, clock = new_session()
+    session.target('', *tip_target(1.5, 1.0))
+    stream(session, clock, until=lambda sent: len(sent) == 3)
+    stream_tick = session._motion.stream.tick
+    inside, release = threading.Event(), threading.Event()
+
+    def held_tick():
+        inside.set()
+        release.wait(30.0)
+        return stream_tick()
+
+    session._motion.stream.tick = held_tick
+    pacer = threading.Thread(target=session.tick)
+    pacer.start()
+    assert inside.wait(30.0)
+    answers = []
+    flood = threading.Thread(target=lambda: answers.extend(
+        session.target('', *tip_target(-1.0, k * 1e-3)) for k in range(50)))
+    flood.start()
+    flood.join(30.0)
+    answered_while_held = not flood.is_alive() and pacer.is_alive()
+    release.set()
+    pacer.join(30.0)
+    flood.join(30.0)
+    assert answered_while_held
+    assert len(answers) == 50 and all(a.result.status is NodeStatus.REACHED for a in answers)
+
+
+def test_random_targets_and_stops_never_pass_a_limit():
+    rng = np.random.default_rng(11)
+    session, clock = new_session(joint_lower_limits=[-1.0, -0.5], joint_upper_limits=[1.2, 2.0])
+    sent = []
+    for _ in range(40):
+        q = (rng.uniform(-1.0, 1.2), rng.uniform(-0.5, 2.0))
+        session.target('', *tip_target(*q))
+        sent += stream(session, clock, until=lambda s, n=int(rng.integers(1, 60)): len(s) >= n)
+        if rng.random() < 0.3:
+            session.stop()
+    sent += stream(session, clock)
+    positions = np.array([s.position for s in sent])
+    assert positions[:, 0].min() >= -1.0 and positions[:, 0].max() <= 1.2
+    assert positions[:, 1].min() >= -0.5 and positions[:, 1].max() <= 2.0
+    check_motion_limits(sent)
+    check_real_time_velocity(sent)
+
+
+# -- motions that cannot be planned, measurements that cannot be used ------------------------
+
+
+def test_a_motion_ruckig_cannot_plan_is_an_answer_not_a_crash():
+    # Result -101 (longer than Ruckig can plan) used to end the node: "ValueError: -101 is not
+    # a valid Result".
+    session, clock = new_session(max_joint_velocity=[1e-4, 1e-4])
+    answer = session.target('', *tip_target(1.0, 0.5))
+    assert answer.result.status is NodeStatus.MOTION_FAILED and not answer.result.reachable
+    assert answer.command is None and answer.trajectory is None and not answer.wake
+    assert [line.severity for line in answer.logs] == ['error']
+    assert 'longer than the about 7600 s Ruckig can plan' in answer.logs[0].text
+    level, text, values = session.status(answer)
+    assert level == 2 and text.startswith('MOTION_FAILED: ')
+    assert dict(values)['code'] == '15'
+    # A short move still goes.
+    near = session.target('', *tip_target(1e-4, 1e-4))
+    assert near.result.status is NodeStatus.REACHED and near.wake
+    assert dict(session.reports({'joint_commands': 1})[0].values)['count_MOTION_FAILED'] == '1'
+
+
+def test_measurements_the_session_cannot_use_change_nothing():
+    # The arm measured at (0.4, -0.6), then garbage: the first motion starts from (0.4, -0.6)
+    # (it used to start from (0, 0), jumping 0.4 and 0.6 rad in one period).
+    session, clock = new_session()
+    names = ['shoulder_joint', 'elbow_joint']
+    now = 1.7e9
+    assert session.measured(names, [0.4, -0.6], now - 0.01, now) == ()
+    garbage = [
+        (names, [math.nan, 0.0], now),
+        (names, [0.0, math.inf], now),
+        (['other', 'elbow_joint'], [0.0, 0.0], now),
+        (names, [0.0], now),
+        (['shoulder_joint'], [0.0], now),
+        (names, [1e6, 0.0], now),  # far outside the +-2.5 rad limits
+        (names, [0.0, 0.0], 0.0),  # unstamped, after a stamped one
+        (names, [0.0, 0.0], now - 5.0),  # older than the last one taken
+        (names, [0.0, 0.0], 2.0 ** 31),  # decades ahead of the node's clock
+        (names, [0.0, 0.0], math.nan),
+    ]
+    logged = []
+    for names_, positions, stamp in garbage:
+        logged += session.measured(names_, positions, stamp, now)
+    assert len(logged) == 1 and 'ignoring a measurement' in logged[0].text  # throttled
+    motion = session.reports({'joint_commands': 1})[2]
+    assert motion.level == 1 and 'joint_states refused' in motion.message
+    assert dict(motion.values)['measured_position'] == '[0.400000, -0.600000]'
+    session.target('', *tip_target(0.5, -0.5))
+    sent = stream(session, clock)
+    assert np.abs(sent[0].position - (0.4, -0.6)).max() <= max(VELOCITY) * PERIOD
+
+
+def test_unstamped_measurements_are_taken_in_turn():
+    session, _ = new_session()
+    names = ['shoulder_joint', 'elbow_joint']
+    assert session.measured(names, [0.1, 0.2]) == ()
+    assert session.measured(names, [0.3, 0.4]) == ()
+    assert dict(session.reports({})[2].values)['measured_position'] == '[0.300000, 0.400000]'
+
+
+def test_a_measurement_a_little_outside_the_limits_starts_the_motion_without_a_jump():
+    session, clock = new_session()
+    session.measured(['shoulder_joint', 'elbow_joint'], [2.55, 0.0])  # 0.05 rad past
+    session.target('', *tip_target(2.0, 0.0))
+    sent = stream(session, clock)
+    assert np.abs(sent[0].position - (2.55, 0.0)).max() <= max(VELOCITY) * PERIOD
+    assert max(s.position[0] for s in sent) <= 2.55
+    check_real_time_velocity(sent)
+
+
+# -- the arm's description ------------------------------------------------------------------
+
+
+def urdf_session(**values):
+    return new_session(robot_description_topic='robot_description', **values)
+
+
+def test_a_republished_identical_description_changes_nothing():
+    # robot_state_publisher restarting republishes the same URDF: the motion in flight went
+    # on to nowhere (dropped without braking) and the next one started from a lagging
+    # measurement.
+    session, clock = urdf_session()
+    assert session.receive_description(SCARA).logs
+    session.target('', 0.5, 0.3, SCARA_Z)
+    before = stream(session, clock, until=lambda sent: len(sent) == 20)
+    change = session.receive_description(SCARA)
+    assert change == ((), None, False)
+    after = stream(session, clock)
+    check_motion_limits(before + after, acceleration=ACCELERATION, jerk=JERK)
+    assert after[-1].position == pytest.approx(
+        session.solver.solve('', 0.5, 0.3, SCARA_Z).readings, abs=1e-12)
+
+
+def test_a_different_description_brakes_then_goes_on_from_the_commanded_state():
+    session, clock = urdf_session()
+    session.receive_description(SCARA)
+    session.measured(['joint1', 'joint2'], [0.0, 0.0])
+    session.target('', 0.2, 0.6, SCARA_Z)
+    before = stream(session, clock, until=lambda sent: len(sent) == 30)
+    session.measured(['joint1', 'joint2'], [0.0, 0.0])  # a measurement that lags
+    narrower = SCARA.replace('lower="-2.5" upper="2.5"', 'lower="-2.4" upper="2.4"')
+    change = session.receive_description(narrower)
+    assert change.wake and [line.severity for line in change.logs] == ['info']
+    braking = stream(session, clock)
+    last = before[-1]
+    for joint in range(2):
+        direction = math.copysign(1.0, last.velocity[joint])
+        assert all(s.velocity[joint] * direction >= -1e-12 for s in braking)
+    session.target('', 0.6, 0.2, SCARA_Z)
+    after = stream(session, clock)
+    check_motion_limits(before + braking + after)
+    check_real_time_velocity(before + braking + after, velocity=(3.0, 3.0))
+    assert np.abs(after[0].position - braking[-1].position).max() <= 3.0 * PERIOD
+
+
+def test_a_refused_description_keeps_the_arm_and_says_why():
+    session, clock = urdf_session()
+    session.receive_description(SCARA)
+    change = session.receive_description('<robot name="x"><link name="a"/></robot>')
+    assert change.logs[0].severity == 'error'
+    assert 'the previous arm stays in force' in change.logs[0].text
+    arm = session.reports({})[1]
+    assert arm.level == 2 and 'the previous arm stays in force' in arm.message
+    assert session.target('', 0.5, 0.3, SCARA_Z).result.status is NodeStatus.REACHED
+
+
+def test_without_an_arm_targets_are_answered_no_arm_description():
+    session, _ = urdf_session()
+    answer = session.target('', 0.5, 0.3, SCARA_Z)
+    assert answer.result.status is NodeStatus.NO_ARM_DESCRIPTION and answer.command is None
+    assert answer.logs[0].text.startswith('NO_ARM_DESCRIPTION: ')
+
+
+# -- jogging --------------------------------------------------------------------------------
+
+UNLIMITED_MOTION = {'max_joint_velocity': [math.inf] * 2,
+                    'max_joint_acceleration': [math.inf] * 2, 'max_joint_jerk': [math.inf] * 2}
+
+
+def jog(session, clock, linear, periods, refresh=0.1):
+    """Send ``linear`` every ``refresh`` s and run the pacer for ``periods``; return the tips."""
+    tips = []
+    next_twist = [clock()]
+
+    def step():
+        if clock() >= next_twist[0]:
+            session.twist('', linear, (0.0, 0.0, 0.0))
+            next_twist[0] += refresh
+        tick = session.tick()
+        if tick.command is not None:
+            tips.append(np.array(session.solver.geometry.tip_position(tick.command.position)))
+        pacer.set_period(tick.period)
+        return len(tips) < periods and tick.more
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    return tips
+
+
+def test_a_twist_moves_the_tip_at_its_velocity_in_base_frame():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist('', (0.05, -0.02, 0.0), (0.0, 0.0, 0.0))
+    assert answer.wake and answer.result.status is NodeStatus.REACHED
+    tips = jog(session, clock, (0.05, -0.02, 0.0), 50)
+    expected = np.array([0.3, 0.1, 0.0]) + np.outer(np.arange(1, 51) * PERIOD, (0.05, -0.02, 0))
+    np.testing.assert_allclose(tips, expected, atol=1e-9)
+    assert dict(session.status(answer)[2])['jog'] == 'following'
+
+
+def test_the_jog_ends_when_twists_stop_for_the_timeout():
+    session, clock = new_session(**UNLIMITED_MOTION, twist_timeout=0.2)
+    session.target('', 0.3, 0.1, 0.0)
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    tips = []
+
+    def step():
+        tick = session.tick()
+        if tick.command is not None:
+            tips.append(session.solver.geometry.tip_position(tick.command.position))
+        return tick.more
+
+    Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False).run_burst()
+    # Moved for 0.2 s (within a period), then the pacer went idle.
+    assert abs(len(tips) * PERIOD - 0.2) <= PERIOD + 1e-9
+    assert tips[-1] == pytest.approx((0.3 + 0.05 * len(tips) * PERIOD, 0.1, 0.0), abs=1e-9)
+    assert not session.moving and session.tick().command is None
+
+
+def test_a_jog_past_the_reach_slides_along_the_boundary():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.5, 0.0, 0.0)
+    # Outward and up: it reaches the circle of radius 0.55, then slides up along it.
+    tips = jog(session, clock, (0.2, 0.2, 0.0), 150)
+    radii = np.hypot(np.array(tips)[:, 0], np.array(tips)[:, 1])
+    assert radii.max() <= 0.55 + 1e-9
+    assert np.abs(radii[-40:] - 0.55).max() <= 1e-9  # on the boundary
+    angles = np.arctan2(np.array(tips)[-40:, 1], np.array(tips)[-40:, 0])
+    assert np.all(np.diff(angles) > 0.0)  # still moving: sliding, not stopped dead
+    answer = session.twist('', (0.2, 0.2, 0.0), (0.0, 0.0, 0.0))
+    level, text, values = session.status(answer)
+    assert dict(values)['jog'] == 'sliding' and 'sliding along the boundary' in text
+    assert answer.result.status is NodeStatus.OUT_OF_REACH
+
+
+def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
+    session, clock = new_session(**UNLIMITED_MOTION, joint_lower_limits=[-0.5, -2.0],
+                                 joint_upper_limits=[0.5, 2.0])
+    session.target('', 0.4, 0.1, 0.0)
+    tips = jog(session, clock, (0.0, 0.3, 0.0), 200)
+    readings = [session.solver.solve('', *tip).readings for tip in tips]
+    assert max(r[0] for r in readings) <= 0.5 + 1e-9
+    assert np.linalg.norm(tips[-1] - tips[-10]) > 1e-3  # it slides
+
+
+def test_jogging_with_motion_limits_stays_within_them():
+    session, clock = new_session()
+    session.target('', 0.3, 0.1, 0.0)
+    stream(session, clock)
+    sent = []
+
+    def step():
+        if len(sent) % 10 == 0:
+            session.twist('', (0.0, 0.1, 0.0), (0.0, 0.0, 0.0))
+        tick = session.tick()
+        if tick.command is not None:
+            sent.append(Sent(clock(), tick))
+        pacer.set_period(tick.period)
+        return tick.more and len(sent) < 150
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    sent += stream(session, clock)  # twists stopped: it comes to rest
+    check_motion_limits(sent)
+    check_real_time_velocity(sent)
+    assert sent[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize('frame, linear, status', [
+    ('world', (0.1, 0.0, 0.0), NodeStatus.WRONG_FRAME),
+    ('', (math.nan, 0.0, 0.0), NodeStatus.INVALID_TARGET),
+    ('', (1e300, 0.0, 0.0), NodeStatus.INVALID_TARGET),
+])
+def test_twists_the_session_cannot_use_move_nothing(frame, linear, status):
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist(frame, linear, (0.0, 0.0, 0.0))
+    assert answer.result.status is status and not answer.wake
+    assert answer.logs and answer.logs[0].text.startswith('target_twist refused: ')
+    assert session.tick().command is None
+
+
+def test_a_target_or_stop_ends_the_jog():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.3, 0.1, 0.0)
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert session.tick().more
+    session.target('', 0.2, 0.2, 0.0)
+    assert not session.tick().more
+    session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
+    session.stop()
+    assert not session.tick().more

@@ -1,0 +1,272 @@
+"""The arm's commanded motion, between the executor thread and the pacer thread (no ROS).
+
+:class:`CommandedMotion` wraps a :class:`~two_bone_ik.motion.command_stream.CommandStream` with
+what the node's two threads need:
+
+- Targets come from the executor thread. At rest, a goal is planned at once (its command or
+  trajectory goes out with the answer). While a motion streams, the goal waits in a slot that
+  holds only the newest one and is planned by the pacer at its next period, so a flood of
+  targets never holds up the stream (the executor never waits for the pacer's lock then; it
+  only previews the plan, with a Ruckig instance of its own, to answer with the time it will
+  take or why it cannot be planned).
+- The pacer thread calls :meth:`CommandedMotion.tick` once per period.
+- A new arm with the same joints brakes the motion in flight (as ``~/stop``) and keeps its
+  state, so the next motion starts from the commanded state and nothing jumps; an arm with
+  other joints brakes the old joints to rest first, then starts afresh from their measured (or
+  initial) positions.
+"""
+
+from collections import deque
+import threading
+from typing import Dict, NamedTuple, Optional, Sequence, Tuple
+
+from two_bone_ik.motion.command_stream import CommandStream
+from two_bone_ik.motion.limits import MotionLimits
+from two_bone_ik.motion.trajectory import MotionError, TrajectoryPoint, Vector
+from two_bone_ik.session.outputs import JointCommand, LogLine, Names, Tick, TrajectoryCommand
+
+
+def shown(position: Sequence[float]) -> str:
+    """Return a joint position for messages: ``[0.412000, -1.038000]``."""
+    return '[' + ', '.join(f'{v:.6f}' for v in position) + ']'
+
+
+class Planned(NamedTuple):
+    """What a goal changed: commands to publish now, whether a motion streams, how long."""
+
+    command: Optional[JointCommand] = None
+    trajectory: Optional[TrajectoryCommand] = None
+    moving: bool = False
+    remaining: float = 0.0
+    wake: bool = False
+
+
+class CommandedMotion:
+    """The commanded motion of one arm (see the module docstring).
+
+    Parameters
+    ----------
+    limits : MotionLimits
+        Motion limits in force (all infinite: one command per goal).
+    position_limits : sequence of (lower, upper) pairs
+        Joint limits, rad.
+    rate : float
+        Command rate, Hz.
+    initial_positions : sequence of float
+        Where the arm is at start when nothing measures it, rad.
+    names : sequence of str
+        The joints.
+    trajectories : bool
+        Whether to build trajectories for a trajectory controller.
+    """
+
+    def __init__(self, limits: MotionLimits, position_limits, rate: float,
+                 initial_positions: Sequence[float], names: Sequence[str],
+                 trajectories: bool = False):
+        self._lock = threading.Lock()
+        self._initial = tuple(float(v) for v in initial_positions)
+        self._stream = CommandStream(limits, position_limits, rate, self._initial)
+        self._names: Names = tuple(names)
+        self._trajectories = trajectories
+        self._goals = deque(maxlen=1)  # the newest goal waiting for the next period
+        self._next: Optional[Tuple[Names, tuple]] = None  # an arm with other joints, once at rest
+        self._measured: Dict[str, float] = {}
+        #: Samples streamed since start.
+        self.streamed = 0
+        #: Why the last planning at a period failed ('' if it did not).
+        self.failure = ''
+
+    # -- what is in force ---------------------------------------------------------------------
+
+    @property
+    def names(self) -> Names:
+        """The joints the stream commands."""
+        return self._names
+
+    @property
+    def initial(self) -> Vector:
+        """Where the arm is at start when nothing measures it, rad."""
+        return self._initial
+
+    @property
+    def stream(self) -> CommandStream:
+        """Command stream in force (read its state; change it through this object)."""
+        return self._stream
+
+    @property
+    def moving(self) -> bool:
+        """Whether a motion streams or waits to."""
+        return self._stream.moving or bool(self._goals) or self._next is not None
+
+    def set_limits(self, limits: MotionLimits) -> None:
+        """Use new motion limits from the next plan on."""
+        with self._lock:
+            self._stream.set_limits(limits)
+
+    def set_rate(self, rate: float) -> None:
+        """Change the command rate (now at rest, else once the motion ends)."""
+        with self._lock:
+            self._stream.set_rate(rate)
+
+    # -- measurements ---------------------------------------------------------------------------
+
+    def measured(self, positions: Dict[str, float]) -> str:
+        """Record measured joint positions by name; return why they were refused, or ''."""
+        self._measured.update(positions)
+        missing = [name for name in self._names if name not in positions]
+        if missing:
+            return f"joint_states without {', '.join(missing)}"
+        return self._stream.measured([positions[name] for name in self._names])
+
+    # -- goals ----------------------------------------------------------------------------------
+
+    def _step_trajectory(self, position: Vector) -> Optional[TrajectoryCommand]:
+        if not self._trajectories:
+            return None
+        zeros = (0.0,) * len(position)
+        return TrajectoryCommand(self._names, (
+            TrajectoryPoint(1.0 / self._stream.rate, position, zeros, zeros),))
+
+    def _motion_trajectory(self) -> Optional[TrajectoryCommand]:
+        if not self._trajectories:
+            return None
+        return TrajectoryCommand(self._names, tuple(self._stream.points()))
+
+    def command(self, goal: Sequence[float]) -> Planned:
+        """Command a goal (readings, rad, within the limits).
+
+        Raises
+        ------
+        MotionError
+            If no motion to it can be planned (nothing changes then).
+        """
+        goal = tuple(float(v) for v in goal)
+        if not self._stream.planned:
+            with self._lock:
+                self._stream.goal(goal)
+            return Planned(JointCommand(self._names, goal, None), self._step_trajectory(goal))
+        if not self.moving:
+            with self._lock:
+                if not self.moving:
+                    return self._plan_now(goal)
+        return self._plan_later(goal)
+
+    def _plan_now(self, goal: Vector) -> Planned:
+        step = self._stream.goal(goal)
+        if step.command is not None:  # already there
+            trajectory = self._step_trajectory(step.command) if step.new_trajectory else None
+            return Planned(JointCommand(self._names, step.command, None), trajectory)
+        trajectory = self._motion_trajectory() if step.new_trajectory else None
+        return Planned(None, trajectory, True, step.duration, True)
+
+    def _plan_later(self, goal: Vector) -> Planned:
+        remaining = self._stream.preview(goal) if self._next is None else 0.0
+        self._goals.append(goal)
+        return Planned(None, None, True, remaining, True)
+
+    def aim(self, goal: Sequence[float]) -> None:
+        """Make ``goal`` the one the next period plans (or steps to): a jog's next point."""
+        self._goals.append(tuple(float(v) for v in goal))
+
+    # -- the pacer's period ---------------------------------------------------------------------
+
+    def tick(self) -> Tick:
+        """Stream one command period: plan the waiting goal, then advance (pacer thread)."""
+        with self._lock:
+            logs = []
+            if self._next is not None and not self._stream.moving:
+                self._switch()
+            period = 1.0 / self._stream.rate
+            if not self._stream.planned:
+                return self._step_tick(period)
+            planned_now = self._plan_waiting(logs)
+            sample, new = self._stream.tick()
+            if sample is None:
+                trajectory = self._motion_trajectory() if planned_now else None
+                return Tick(None, trajectory, self.moving, period, tuple(logs))
+            self.streamed += 1
+            trajectory = self._motion_trajectory() if (new or planned_now) else None
+            command = JointCommand(self._names, sample.position, sample.velocity)
+            return Tick(command, trajectory, self.moving, period, tuple(logs), sample.time)
+
+    def _step_tick(self, period: float) -> Tick:
+        """Without motion planning: command the waiting goal (a jog's point) as one step."""
+        try:
+            goal = self._goals.popleft()
+        except IndexError:
+            return Tick(None, None, False, period, ())
+        self._stream.goal(goal)
+        self.streamed += 1
+        return Tick(JointCommand(self._names, goal, None), self._step_trajectory(goal), False,
+                    period, ())
+
+    def _plan_waiting(self, logs) -> bool:
+        """Plan the goal waiting in the slot, if any; return whether a motion started."""
+        try:
+            goal = self._goals.popleft()
+        except IndexError:
+            return False
+        try:
+            return self._stream.goal(goal).new_trajectory
+        except MotionError as error:
+            self.failure = f'no motion to {shown(goal)} rad: {error}'
+            logs.append(LogLine('error', self.failure + '; the current motion goes on'))
+            return False
+
+    # -- stop and new arms ----------------------------------------------------------------------
+
+    def stop(self) -> Tuple[str, Optional[TrajectoryCommand], bool]:
+        """Brake to a standstill and hold; return the reply, a trajectory and whether to stream."""
+        with self._lock:
+            self._goals.clear()
+            stop = self._stream.stop()
+            trajectory = None
+            if stop.position is None:
+                return 'nothing commanded yet: nothing to stop', None, False
+            if not self._stream.planned:
+                return (f'no motion planned (every motion limit infinite): the last command '
+                        f'{shown(stop.position)} rad stands'), None, False
+            note = f' ({stop.note})' if stop.note else ''
+            if stop.duration > 0.0:
+                if stop.new_trajectory:
+                    trajectory = self._motion_trajectory()
+                return (f'stopping: at rest at {shown(stop.position)} rad in '
+                        f'{stop.duration:.3f} s, held until the next target{note}',
+                        trajectory, True)
+            return (f'at rest at {shown(stop.position)} rad, held until the next target',
+                    None, False)
+
+    def new_arm(self, names: Sequence[str], position_limits, limits: MotionLimits):
+        """Drive a new arm: brake what moves; return a braking trajectory and whether to stream.
+
+        The same joints keep the commanded state (the next motion starts from it); other joints
+        start afresh once the old ones are at rest.
+        """
+        names = tuple(names)
+        bounds = tuple(tuple(pair) for pair in position_limits)
+        with self._lock:
+            self._goals.clear()
+            braking = self._stream.moving
+            trajectory = None
+            if braking:
+                stop = self._stream.stop()
+                trajectory = self._motion_trajectory() if stop.new_trajectory else None
+            self._stream.set_limits(limits)
+            if names == self._names:
+                self._stream.set_position_limits(bounds)
+            elif braking:
+                self._next = (names, bounds)
+            else:
+                self._next = (names, bounds)
+                self._switch()
+            return trajectory, braking
+
+    def _switch(self) -> None:
+        """Start afresh on the arm in ``_next`` (its joints, from their measured positions)."""
+        names, bounds = self._next
+        self._next = None
+        old = self._stream
+        self._stream = CommandStream(old.limits, bounds, old.rate, self._initial)
+        self._names = names
+        if all(name in self._measured for name in names):
+            self._stream.measured([self._measured[name] for name in names])

@@ -1,0 +1,203 @@
+"""Which joints the simulated arm drives, and the URDF MuJoCo loads for it (ROS-free).
+
+The arm comes from the IK node's parameters (the URDF generated from them) or from the user's
+URDF, chain ``base_frame`` -> ``tip_frame``:
+
+- a planar two-link arm is read as the IK node reads it
+  (:func:`two_bone_ik.arm.urdf_import.arm_from_urdf`: two parallel revolute or continuous joints;
+  a joint whose child is ``tip_frame`` after them only turns the tip and is held fixed);
+- any other chain of 2 to 5 revolute or continuous joints (a desktop arm: base yaw, the pair, a
+  wrist pitch and roll) gives every one of them, in chain order from ``base_frame`` to
+  ``tip_frame``, whatever their axes: the simulation needs no more;
+- besides the arm's joints, every revolute, continuous or prismatic joint below ``base_frame``
+  that is off the chain and mimics no other (a gripper) is simulated too, commanded by name
+  only; joints above ``base_frame`` and mimic joints are held fixed where the description puts
+  them (robot_state_publisher computes mimic joints from their leader).
+
+Angles are radians, prismatic positions metres.
+"""
+
+import math
+from typing import NamedTuple, Sequence, Tuple
+
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.arm.urdf_export import arm_urdf, TOOL_LINK
+from two_bone_ik.arm.urdf_import import arm_from_urdf, parse_urdf, UrdfError
+from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
+
+#: Most moving joints a simulated arm's chain may have (a base yaw, the pair, pitch and roll).
+MAX_ARM_JOINTS = 5
+
+_REVOLUTE = ('revolute', 'continuous')
+_ACTUATED_OFF_CHAIN = ('revolute', 'continuous', 'prismatic')
+_NOT_ON_CHAIN = ('prismatic', 'floating', 'planar')
+
+
+class SimulatedArm(NamedTuple):
+    """The joints a simulation drives and the model it loads.
+
+    Attributes
+    ----------
+    joint_names : tuple of str
+        The arm's joints, 2 to 5, in chain order from ``base_frame``: the order of
+        ``initial_positions``, of a ``commands`` message and of ``joint_states``.
+    base_frame : str
+        The link ``tip_pose`` is expressed in.
+    tip_frame : str
+        The link whose origin ``tip_pose`` reports.
+    lower_limits, upper_limits : tuple of float
+        Per arm joint, limits that narrow the URDF's, rad; infinite for none.
+    extra_joints : tuple of str
+        Simulated joints off the chain (a gripper), after the arm's in ``joint_states``.
+    urdf : str
+        The URDF MuJoCo loads: generated, or the user's prepared by
+        :func:`two_bone_ik.sim.mujoco_urdf.urdf_for_mujoco`.
+    summary : str
+        The arm in words, for the start-up line.
+    """
+
+    joint_names: Tuple[str, ...]
+    base_frame: str
+    tip_frame: str
+    lower_limits: Tuple[float, ...]
+    upper_limits: Tuple[float, ...]
+    extra_joints: Tuple[str, ...]
+    urdf: str
+    summary: str
+
+    @classmethod
+    def from_geometry(cls, geometry: ArmGeometry, urdf: str = '') -> 'SimulatedArm':
+        """Return the planar arm ``geometry``, simulated from ``urdf`` or a generated URDF.
+
+        With ``urdf`` (the description ``geometry`` was read from, see
+        :func:`two_bone_ik.arm.urdf_import.arm_from_urdf`) its joints off the chain are found
+        as for :func:`simulated_arm`.
+        """
+        names = tuple(geometry.joint_names)
+        if not urdf:
+            return cls(names, geometry.base_frame, TOOL_LINK, tuple(geometry.lower_limits),
+                       tuple(geometry.upper_limits), (), arm_urdf(geometry), geometry.describe())
+        robot = parse_urdf(urdf)
+        chain = _chain(robot, geometry.base_frame, geometry.tip_frame)
+        extra = _off_chain_joints(robot, geometry.base_frame, chain)
+        return cls(names, geometry.base_frame, geometry.tip_frame,
+                   tuple(geometry.lower_limits), tuple(geometry.upper_limits), extra,
+                   urdf_for_mujoco(urdf, names + extra), geometry.describe())
+
+
+def _below(robot, base_frame: str) -> list:
+    """Return the links of the tree below ``base_frame`` (itself first), each once."""
+    seen = {base_frame}
+    order = [base_frame]
+    for link in order:  # grows while walking: breadth first
+        for _, child in robot.child_map.get(link, ()):
+            if child not in seen:
+                seen.add(child)
+                order.append(child)
+    return order
+
+
+def _chain(robot, base_frame: str, tip_frame: str) -> list:
+    """Return the joints from ``base_frame`` to ``tip_frame`` (the single end link if empty)."""
+    links = sorted(robot.link_map)
+    if base_frame not in robot.link_map:
+        raise UrdfError(f"base_frame: '{base_frame}' is not a link of the robot description "
+                        f"(links: {', '.join(links)})")
+    if not tip_frame:
+        ends = [link for link in _below(robot, base_frame) if not robot.child_map.get(link)]
+        if len(ends) != 1:
+            raise UrdfError(
+                f"tip_frame: base_frame '{base_frame}' has {len(ends)} end links below it "
+                f"({', '.join(sorted(ends))}); set tip_frame to the one that is the tip")
+        tip_frame = ends[0]
+    elif tip_frame not in robot.link_map:
+        raise UrdfError(f"tip_frame: '{tip_frame}' is not a link of the robot description "
+                        f"(links: {', '.join(links)})")
+    chain = []
+    link = tip_frame
+    while link != base_frame:
+        parent = robot.parent_map.get(link)
+        if parent is None:
+            raise UrdfError(f"tip_frame: '{tip_frame}' is not below base_frame "
+                            f"'{base_frame}'")
+        if len(chain) > len(robot.joints):
+            raise UrdfError(f"robot_description: the joints above '{tip_frame}' form a loop "
+                            f"({', '.join(sorted({joint.name for joint in chain}))})")
+        chain.append(robot.joint_map[parent[0]])
+        link = parent[1]
+    return chain[::-1]
+
+
+def _off_chain_joints(robot, base_frame: str, chain: Sequence) -> Tuple[str, ...]:
+    """Names of the movable joints below ``base_frame``, off ``chain``, mimicking none."""
+    below = set(_below(robot, base_frame))
+    on_chain = {joint.name for joint in chain}
+    return tuple(joint.name for joint in robot.joints
+                 if joint.type in _ACTUATED_OFF_CHAIN and joint.parent in below
+                 and joint.name not in on_chain and joint.mimic is None)
+
+
+def _narrowing(limits: Sequence[float], count: int, name: str, joints: Sequence[str]):
+    """Return ``limits`` for ``count`` joints: all-infinite ones fit any count."""
+    limits = tuple(float(v) for v in limits)
+    if all(math.isinf(v) for v in limits):
+        return (limits[0] if limits else math.inf,) * count
+    if len(limits) != count:
+        raise UrdfError(f'{name}: {len(limits)} values for an arm of {count} joints '
+                        f"({', '.join(joints)}); give {count} or leave them unlimited")
+    return limits
+
+
+def simulated_arm(config: ArmConfig, robot_description: str = '',
+                  tip_frame: str = '') -> SimulatedArm:
+    """Return the arm a simulation drives (see the module docstring).
+
+    Parameters
+    ----------
+    config : ArmConfig
+        The arm's parameters: the whole arm without ``robot_description``; with it only
+        ``base_frame`` and the joint limits (which narrow the URDF's) apply.
+    robot_description : str
+        The user's URDF, or empty.
+    tip_frame : str
+        The link whose origin is the tip; empty: the single end link below ``base_frame``.
+
+    Raises
+    ------
+    UrdfError
+        If the description cannot be read, the chain holds a prismatic, floating or planar
+        joint or other than 2 to 5 revolute or continuous ones, or the limits do not fit.
+    """
+    if not robot_description:
+        return SimulatedArm.from_geometry(ArmGeometry.from_config(config))
+    robot = parse_urdf(robot_description)
+    base = config.base_frame
+    chain = _chain(robot, base, tip_frame)
+    tip = chain[-1].child if chain else base
+    refused = [joint for joint in chain if joint.type in _NOT_ON_CHAIN]
+    if refused:
+        joint = refused[0]
+        raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}) is on the "
+                        f'chain from {base} to {tip}; only revolute, continuous and fixed '
+                        'joints can be')
+    moving = tuple(joint.name for joint in chain if joint.type in _REVOLUTE)
+    if len(moving) in (2, 3):
+        try:  # a planar arm, as the IK node reads it
+            return SimulatedArm.from_geometry(
+                arm_from_urdf(robot_description, base, tip, config.joint_lower_limits,
+                              config.joint_upper_limits), robot_description)
+        except UrdfError:
+            if len(moving) == 2:
+                raise
+    if not 2 <= len(moving) <= MAX_ARM_JOINTS:
+        raise UrdfError(
+            f'robot_description: the chain from {base} to {tip} has {len(moving)} movable '
+            f"joint(s){' (' + ', '.join(moving) + ')' if moving else ''}; 2 to "
+            f'{MAX_ARM_JOINTS} (revolute or continuous) are needed')
+    lower = _narrowing(config.joint_lower_limits, len(moving), 'joint_lower_limits', moving)
+    upper = _narrowing(config.joint_upper_limits, len(moving), 'joint_upper_limits', moving)
+    extra = _off_chain_joints(robot, base, chain)
+    summary = f"{len(moving)} joints from '{base}' to '{tip}'"
+    return SimulatedArm(moving, base, tip, lower, upper, extra,
+                        urdf_for_mujoco(robot_description, moving + extra), summary)
