@@ -624,3 +624,14 @@ FIXED_DESKTOP_ARMS.update({
                                 ('yaw', 'shoulder', 'elbow', 'wrist_pitch', 'wrist_roll'),
                                 'yaw + pair + pitch + roll'),
 })
+
+
+def with_elements(urdf: str, *parts: str) -> str:
+    """Return ``urdf`` with more elements (``link_xml``, ``joint_xml``...) before its end."""
+    return urdf.replace('</robot>', ''.join(parts) + '</robot>')
+
+
+def with_fixed_links(urdf: str, count: int, parent: str = 'base_link') -> str:
+    """Return ``urdf`` with ``count`` more links, each hung from ``parent`` by a fixed joint."""
+    return with_elements(urdf, *(f'<link name="extra{i}"/>' + joint_xml(
+        f'extra_joint{i}', 'fixed', parent, f'extra{i}') for i in range(count)))
