@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from two_bone_ik.arm.chain import ChainJoint, KinematicChain
+from two_bone_ik.arm.chain import ChainJoint, KinematicChain, rpy_rotation
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, MAX_COORDINATE
 from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
 from two_bone_ik.config_error import ConfigError
@@ -61,15 +61,8 @@ class UrdfError(ConfigError):
 
 def _matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
     """Return the 4x4 transform of a URDF ``<origin xyz rpy>`` (fixed-axis roll, pitch, yaw)."""
-    roll, pitch, yaw = rpy
-    cr, sr = math.cos(roll), math.sin(roll)
-    cp, sp = math.cos(pitch), math.sin(pitch)
-    cy, sy = math.cos(yaw), math.sin(yaw)
     transform = np.eye(4)
-    transform[:3, :3] = (
-        (cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
-        (sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
-        (-sp, cp * sr, cp * cr))
+    transform[:3, :3] = np.reshape(rpy_rotation(rpy), (3, 3))
     transform[:3, 3] = xyz
     return transform
 
