@@ -17,8 +17,9 @@ The rules of solve with limits, as the docs state them:
    that side has any pose in the limits): JOINT_LIMITED, or REACHED if that pose reaches it.
 
 The closest pose is found by brute force: a dense grid over the box of limits (one turn for a
-joint with a turn or more), then compass search (a step along each joint's axis either way,
-halved when no step helps) from the best grid points, clamped to the limits.
+joint with a turn or more), then compass search (a step along each joint's axis or a diagonal
+either way, halved when no step helps) from the best grid points and the box's corners,
+clamped to the limits.
 """
 
 import cmath
@@ -95,14 +96,16 @@ def joint_domain(lo, hi):
 def compass_descent(q1, q2, step, box, periodic, cost):
     """Walk from (q1, q2) (rad) to a local minimum of cost within the box by compass search.
 
-    A step of ``step`` along either joint's axis either way is taken whenever it lowers the
-    cost; when none does, the step is halved, down to 1e-15 rad. Steps are clamped to the box
+    A step of ``step`` along either joint's axis or a diagonal, either way, is taken whenever it
+    lowers the cost (the diagonals let it follow a valley along a corner of the box); when none
+    does, the step is halved, down to 1e-15 rad. Steps are clamped to the box
     ``((lo1, hi1), (lo2, hi2))``, except along a periodic joint.
     """
     best = cost(q1, q2)
     while step > 1e-15:
         moved = False
-        for d1, d2 in ((step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)):
+        for d1, d2 in ((step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step),
+                       (step, step), (-step, -step), (step, -step), (-step, step)):
             c1, c2 = q1 + d1, q2 + d2
             if not periodic[0]:
                 c1 = min(max(c1, box[0][0]), box[0][1])
@@ -131,10 +134,16 @@ def closest_in_box(x, y, l1, l2, box, periodic, samples=121, starts=8):
         return (u - x) ** 2 + (v - y) ** 2
 
     step = max(hi - lo for lo, hi in box) / (samples - 1) or 1e-3
+    # From the best grid points and from the box's corners: where the arm is folded or
+    # stretched the distance is flat along the shoulder, and the grid's best points can all
+    # lie on such a flat stretch while the closest pose hides, narrower than a grid step, in a
+    # corner of the box.
+    seeds = [(float(grid1.flat[index]), float(grid2.flat[index]))
+             for index in np.argsort(distances, kind='stable')[:starts]]
+    seeds += [(q1, q2) for q1 in box[0] for q2 in box[1]]
     found = []
-    for index in np.argsort(distances, kind='stable')[:starts]:
-        q1, q2 = compass_descent(float(grid1.flat[index]), float(grid2.flat[index]), step, box,
-                                 periodic, cost)
+    for seed in seeds:
+        q1, q2 = compass_descent(*seed, step, box, periodic, cost)
         found.append((distance_at(q1, q2, l1, l2, x, y), q1, q2))
     return min(found)
 

@@ -428,14 +428,13 @@ def test_a_motion_the_planner_cannot_plan_is_answered_and_the_node_lives(domain,
         assert report.level == DiagnosticStatus.WARN
         assert 'more than 0.1 rad outside its limits' in report.message
         assert values(report)['measured_position'] == 'none'
-        start = len(motion.statuses)
+        start, answered = len(motion.statuses), len(motion.reachable)
         probe.publish_until(motion.target, pose(-0.2, 0.4), lambda: len(motion.statuses) > start,
                             what='an answer')
         failed = motion.statuses.messages[start]
         assert (values(failed)['status'], values(failed)['code']) == ('MOTION_FAILED', '15')
         assert failed.level == DiagnosticStatus.ERROR
-        assert motion.reachable.wait_for(lambda m: True, start=len(motion.reachable) - 1).data \
-            is False
+        assert motion.reachable.wait_for(lambda m: True, start=answered).data is False
         assert 'longer than the about 7600 s Ruckig can plan' in process.stderr
         # Still alive and answering: a short move from the start (0, 0) is planned (500 s, its
         # trajectory thinned to at most MAX_TRAJECTORY_POINTS points).

@@ -94,6 +94,10 @@ limit_pair = st.one_of(
 
 
 @settings(max_examples=400, deadline=None)
+# The closest pose in a corner of the box, narrower than the reference's grid, next to a flat
+# stretch of folded poses (the reference's descent once stopped on the flat).
+@example(l1=0.0625, l2=0.0625, fraction=0.0625, angle=1.875, limits=((2.5, 5.125),
+         (-math.inf, math.inf)), elbow='down', flip=False)
 # An elbow range narrower than the rounding of the shoulder's limit, and the target straight
 # back from the elbow: the direction tests must not take it for inside the range.
 @example(l1=1.0, l2=1.0, fraction=0.0, angle=0.0, limits=((0.0, 1.0), (0.0, 6.35e-48)),
