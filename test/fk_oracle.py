@@ -40,3 +40,33 @@ def tip_distance(q1, q2, l1, l2, x, y):
     """Distance (m) from the tip at angles q1, q2 (rad) to the target (x, y)."""
     u, v = arm_tip(q1, q2, l1, l2)
     return float(np.hypot(u - x, v - y))
+
+
+class MujocoChain:
+    """MuJoCo's own forward kinematics of a URDF chain: an oracle independent of the package.
+
+    MuJoCo loads the URDF (meshes dropped and joints other than ``joints`` fixed by
+    :func:`two_bone_ik.sim.mujoco_urdf.urdf_for_mujoco`, which leaves the kinematics alone) and
+    places the ``tip`` link for given readings; poses are expressed in the ``base`` link's frame.
+    """
+
+    def __init__(self, urdf, base, tip, joints):
+        import mujoco
+        from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
+        self._mujoco = mujoco
+        self.model = mujoco.MjModel.from_xml_string(urdf_for_mujoco(urdf, joints))
+        self.data = mujoco.MjData(self.model)
+        self.base, self.tip = self.model.body(base).id, self.model.body(tip).id
+        self.addresses = [self.model.jnt_qposadr[self.model.joint(name).id] for name in joints]
+
+    def pose(self, readings):
+        """(position (3,), rotation (3, 3)) of the tip in the base frame at readings (rad)."""
+        self.data.qpos[self.addresses] = readings
+        self._mujoco.mj_kinematics(self.model, self.data)
+        base_rotation = self.data.xmat[self.base].reshape(3, 3)
+        position = base_rotation.T @ (self.data.xpos[self.tip] - self.data.xpos[self.base])
+        return position, base_rotation.T @ self.data.xmat[self.tip].reshape(3, 3)
+
+    def tool(self, readings):
+        """Tip position (3,) in the base frame at readings, m."""
+        return self.pose(readings)[0]

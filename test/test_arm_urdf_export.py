@@ -362,3 +362,51 @@ def test_urdf_with_ros2_control_still_reads_as_the_arm(kind):
     assert read == arm_from_urdf(arm_urdf(config), config.base_frame, 'tool')
     model = mujoco.MjModel.from_xml_string(text)
     assert [model.joint(i).name for i in range(model.njnt)] == list(config.joint_names)
+
+
+# -- desktop arms ----------------------------------------------------------------------------
+
+
+def _desktop_config():
+    from two_bone_ik.arm.desktop_config import DesktopConfig
+    return DesktopConfig(joint_names=('yaw', 'lift', 'elbow', 'flex', 'roll'), plane='xz',
+                         link_lengths=(0.12, 0.13), shoulder_position=(0.03, 0.0, 0.1),
+                         joint_lower_limits=(-2.0, -1.5, -math.inf, -1.0, -math.inf),
+                         joint_upper_limits=(2.0, 1.5, 2.0, 1.0, math.inf))
+
+
+def test_desktop_urdf_structure_and_limits():
+    from two_bone_ik.arm.urdf_export import desktop_urdf
+    config = _desktop_config()
+    robot = ET.fromstring(desktop_urdf(config, robot_name='desk', ros2_control='mock'))
+    assert robot.get('name') == 'desk'
+    assert [link.get('name') for link in robot.findall('link')] == [
+        'base_link', 'turntable', 'link1', 'link2', 'wrist', 'hand', 'tool']
+    joints = {joint.get('name'): joint for joint in robot.findall('joint')}
+    assert list(joints) == ['yaw', 'lift', 'elbow', 'flex', 'roll', 'tool_joint']
+    assert joints['roll'].get('type') == 'continuous'
+    # A half-open side is closed two turns beyond the finite one, as for planar arms.
+    assert float(joints['elbow'].find('limit').get('lower')) == pytest.approx(2.0 - OPEN_SIDE_SPAN)
+    control = robot.find('ros2_control')
+    assert [j.get('name') for j in control.findall('joint')] == list(config.joint_names)
+    bounds = {j.get('name'): {p.get('name'): float(p.text) for p in j.iter('param')}
+              for j in control.findall('joint')}
+    assert bounds['yaw'] == {'min': -2.0, 'max': 2.0} and bounds['roll'] == {}
+
+
+def test_desktop_urdf_loads_in_mujoco_with_every_joint():
+    from two_bone_ik.arm.urdf_export import desktop_urdf
+    config = _desktop_config()
+    model = mujoco.MjModel.from_xml_string(desktop_urdf(config))
+    assert model.njnt == 5 and all(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
+    assert model.body('tool').id > 0
+
+
+def test_desktop_urdf_refuses_clashing_names():
+    from two_bone_ik.arm.desktop_config import DesktopConfig
+    from two_bone_ik.arm.urdf_export import desktop_urdf
+    with pytest.raises(ValueError, match="base_frame: 'wrist' clashes with a generated link"):
+        desktop_urdf(DesktopConfig(base_frame='wrist'))
+    with pytest.raises(ValueError, match="joint_names: 'tool_joint' is the name of the "
+                                         'generated fixed joint'):
+        desktop_urdf(DesktopConfig(joint_names=('a', 'b', 'c', 'tool_joint')))

@@ -422,3 +422,30 @@ def test_a_description_at_the_limits_is_read():
     text = with_elements(text, '<!--' + '<' * (MAX_TAGS - text.count('<') - 1) + '-->')
     text += ' ' * (MAX_DESCRIPTION_LENGTH - len(text))
     assert arm_from_urdf(text, 'base_link', 'tool0').joint_names == ('joint1', 'joint2')
+
+
+# -- the whole chain (desktop arms) ----------------------------------------------------------
+
+
+def test_chain_from_urdf_holds_every_joint_on_the_way():
+    from two_bone_ik.arm.urdf_import import chain_from_urdf
+    chain = chain_from_urdf(RAISED_UP, 'world', 'tool_link')
+    assert [j.name for j in chain.joints] == ['fixed', 'joint1', 'joint2', 'tool_joint']
+    assert chain.moving_names == ('joint1', 'joint2')
+    assert (chain.base_frame, chain.tip_frame) == ('world', 'tool_link')
+    joint1 = chain.joints[1]
+    assert (joint1.kind, joint1.xyz, joint1.axis) == ('continuous', (0.0, 0.1, 1.95),
+                                                      (0.0, 1.0, 0.0))
+    assert (joint1.lower, joint1.upper) == (-math.inf, math.inf)
+    readings = {'joint1': 0.4, 'joint2': -0.7}
+    np.testing.assert_allclose(chain.forward([0.4, -0.7]).position,
+                               chain_tip(RAISED_UP, 'world', 'tool_link', readings), atol=1e-15)
+
+
+def test_chain_from_urdf_refuses_what_arm_from_urdf_refuses():
+    from two_bone_ik.arm.urdf_import import chain_from_urdf
+    with pytest.raises(UrdfError, match="joint 'rail' \\(prismatic, world -> base_link\\) is on "
+                                        'the chain'):
+        chain_from_urdf(HANGING_LEG, 'world', 'foot')
+    with pytest.raises(UrdfError, match="tip_frame: 'nowhere' is not a link"):
+        chain_from_urdf(HANGING_LEG, 'base_link', 'nowhere')

@@ -149,3 +149,18 @@ def test_cli_ros2_control_mistakes(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == ''
     assert captured.err.startswith(f"two_bone_ik_urdf: error: params file '{missing}'")
+
+
+def test_cli_prints_a_desktop_arm_with_its_ros2_control(tmp_path, capsys):
+    from two_bone_ik.arm.desktop_config import DesktopConfig
+    from two_bone_ik.arm.urdf_export import desktop_urdf
+    params = tmp_path / 'desk.yaml'
+    params.write_text('/**/two_bone_ik:\n  ros__parameters:\n'
+                      '    joint_names: [yaw, lift, elbow, flex, roll]\n'
+                      '    link_lengths: [0.12, 0.13]\n    plane: xz\n'
+                      '    tool_offset: [0.1, 0.008, 0.0]\n')
+    assert main(['--params-file', str(params), '--ros2-control', 'mock']) == 0
+    config = DesktopConfig(joint_names=('yaw', 'lift', 'elbow', 'flex', 'roll'),
+                           link_lengths=(0.12, 0.13), plane='xz', tool_offset=(0.1, 0.008, 0.0))
+    assert capsys.readouterr().out == desktop_urdf(config, robot_name='two_bone_arm',
+                                                   ros2_control='mock')

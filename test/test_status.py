@@ -4,8 +4,9 @@ from diagnostic_msgs.msg import DiagnosticStatus
 
 from two_bone_ik.nodes.diagnostics import level_byte
 from two_bone_ik.solver import IkStatus
-from two_bone_ik.status import category, CLAMPED, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED
-from two_bone_ik.status import SOLVED
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.status import (
+    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED, SOLVED)
 
 # The README's status table: code, name and the diagnostic level published in ik_status.
 README_TABLE = {
@@ -18,6 +19,7 @@ README_TABLE = {
     'WRONG_FRAME': (11, DiagnosticStatus.ERROR),
     'INVALID_TARGET': (12, DiagnosticStatus.ERROR),
     'NO_ARM_DESCRIPTION': (13, DiagnosticStatus.ERROR),
+    'APPROACH_ADJUSTED': (14, DiagnosticStatus.WARN),
     'MOTION_FAILED': (15, DiagnosticStatus.ERROR),
 }
 
@@ -31,6 +33,12 @@ def test_solver_statuses_keep_name_and_number():
     for status in IkStatus:
         assert NodeStatus[status.name] == status
         assert FROM_IK_STATUS[status] is NodeStatus[status.name]
+
+
+def test_desktop_statuses_keep_name_and_number():
+    for status in DesktopStatus:
+        assert NodeStatus[status.name] == status
+        assert FROM_DESKTOP_STATUS[status] is NodeStatus[status.name]
 
 
 def diagnostic_level(status):
@@ -48,5 +56,6 @@ def test_categories_partition_the_statuses():
     assert SOLVED | CLAMPED | REJECTED == set(NodeStatus)
     assert not (SOLVED & CLAMPED or SOLVED & REJECTED or CLAMPED & REJECTED)
     assert category(NodeStatus.ELBOW_FLIPPED) == 'solved'
+    assert category(NodeStatus.APPROACH_ADJUSTED) == 'solved'
     assert category(NodeStatus.OFF_PLANE) == 'clamped'
     assert category(NodeStatus.INVALID_TARGET) == 'rejected'

@@ -278,6 +278,297 @@ OFFSET_ZEROS = robot_xml(
     joint_xml('joint4', 'revolute', 'link4', 'link5', '0.124 0 0', axis='0 1 0',
               limit='lower="-1.7" upper="2.0"'))
 
+
+# -- desktop arms: yaw + pair + pitch + roll, random and fixed -----------------------------
+
+#: The moving joints of each desktop shape, in chain order.
+DESKTOP_JOINTS = {
+    'yaw + pair': ('yaw', 'shoulder', 'elbow'),
+    'pair + pitch': ('shoulder', 'elbow', 'pitch'),
+    'yaw + pair + pitch': ('yaw', 'shoulder', 'elbow', 'pitch'),
+    'yaw + pair + pitch + roll': ('yaw', 'shoulder', 'elbow', 'pitch', 'roll'),
+}
+
+
+class DesktopArm(NamedTuple):
+    """A desktop arm written as URDF (see :func:`random_desktop_arm`).
+
+    ``axes`` are the moving joints' world axes at zero readings as designed (before any tilt),
+    signed as the joints turn, for tests that need to know which side of the yaw axis a pose
+    reaches.
+    """
+
+    urdf: str
+    base: str
+    tip: str
+    shape: str
+    joints: Tuple[str, ...]
+    limits: Tuple[Tuple[float, float], ...]
+    gripper: str
+    axes: Tuple[np.ndarray, ...]
+
+
+def _unit(vector) -> np.ndarray:
+    vector = np.asarray(vector, dtype=float)
+    return vector / np.linalg.norm(vector)
+
+
+def _perpendicular(rng, axis) -> np.ndarray:
+    """Return a random unit vector perpendicular to ``axis``."""
+    vector = rng.normal(size=3)
+    return _unit(vector - np.dot(vector, axis) * axis)
+
+
+def _tilted(rng, axis, angle: float) -> np.ndarray:
+    """``axis`` turned by ``angle`` (rad) about a random perpendicular direction."""
+    if angle == 0.0:
+        return axis
+    return _axis_angle(_perpendicular(rng, axis), angle) @ axis
+
+
+def _random_limits(rng):
+    kind = ('continuous', 'revolute', 'revolute', 'revolute', 'revolute')[int(rng.integers(0, 5))]
+    if kind == 'continuous':
+        return kind, (-math.inf, math.inf)
+    if rng.integers(0, 5) == 0:
+        return kind, (float(rng.uniform(-20.0, -5.0)), float(rng.uniform(5.0, 20.0)))
+    lo = float(rng.uniform(-3.0, 0.0))
+    return kind, (lo, lo + float(rng.uniform(1.5, 5.0)))
+
+
+class _Writer:
+    """Builds a URDF chain link by link, tracking the world rotation of the last frame."""
+
+    def __init__(self, rng, root: str):
+        self.rng = rng
+        self.robot = ElementTree.Element('robot', name='desktop_arm')
+        self.rotation = np.eye(3)
+        self.last = root
+        self.link(root, inertial=False)
+
+    def link(self, name, inertial=True):
+        element = ElementTree.SubElement(self.robot, 'link', name=name)
+        if inertial:
+            block = ElementTree.SubElement(element, 'inertial')
+            ElementTree.SubElement(block, 'mass', value='0.2')
+            ElementTree.SubElement(block, 'inertia', ixx='1e-4', ixy='0', ixz='0', iyy='1e-4',
+                                   iyz='0', izz='1e-4')
+        return element
+
+    def joint(self, name, kind, child, xyz, rpy, axis=None, limits=None, parent=None):
+        element = ElementTree.SubElement(self.robot, 'joint', name=name, type=kind)
+        ElementTree.SubElement(element, 'parent', link=parent or self.last)
+        ElementTree.SubElement(element, 'child', link=child)
+        ElementTree.SubElement(element, 'origin', xyz=' '.join(repr(float(v)) for v in xyz),
+                               rpy=' '.join(repr(float(v)) for v in rpy))
+        if axis is not None:
+            ElementTree.SubElement(element, 'axis', xyz=' '.join(repr(float(v)) for v in axis))
+        if kind != 'fixed':
+            attributes = {'effort': '5', 'velocity': repr(float(self.rng.uniform(1.0, 6.0)))}
+            if limits is not None and kind == 'revolute':
+                attributes.update(lower=repr(limits[0]), upper=repr(limits[1]))
+            ElementTree.SubElement(element, 'limit', **attributes)
+        if parent is None:
+            self.rotation = self.rotation @ _rotation_rpy(*rpy)
+            self.last = child
+        return element
+
+    def fixed(self, prefix, count, spread):
+        for index in range(count):
+            name = f'{prefix}_{index}'
+            self.link(name)
+            self.joint(f'{prefix}_fixed_{index}', 'fixed', name,
+                       self.rng.uniform(-spread, spread, 3),
+                       self.rng.uniform(-math.pi, math.pi, 3))
+
+    def text(self):
+        return ElementTree.tostring(self.robot, encoding='unicode')
+
+
+def random_desktop_arm(rng: np.random.Generator, shape: str, axis_error: float = 0.0,
+                       roll_at_tip: bool = False) -> DesktopArm:
+    """Write a random desktop arm of ``shape``.
+
+    Fixed joints with random origins and rotations before, between and after the moving ones;
+    each moving joint's origin random (offsets 2-25 cm, so kinked links, a shoulder off the
+    yaw axis, a tool off the roll axis) and its local axis chosen so the world axes at zero
+    readings have the shape, either sign, each then tilted by up to ``axis_error`` rad (so
+    relations are off by up to twice that). Limits random (continuous, revolute, multi-turn).
+    A gripper joint hangs off the last moving link, not on the chain. ``roll_at_tip``: the
+    roll joint's child is the tip (the tool point on the roll axis).
+    """
+    writer = _Writer(rng, 'world')
+    writer.fixed('pre', int(rng.integers(0, 2)), 0.2)
+    base = writer.last
+    writer.rotation = np.eye(3)
+    yaw_axis = _unit(rng.normal(size=3) + np.array([0.0, 0.0, 1.5]))
+    pair_axis = _perpendicular(rng, yaw_axis)
+    roll_axis = _perpendicular(rng, pair_axis)
+    world = {'yaw': yaw_axis, 'shoulder': pair_axis, 'elbow': pair_axis, 'pitch': pair_axis,
+             'roll': roll_axis}
+    names, limits, axes = [], [], []
+    roles = DESKTOP_JOINTS[shape]
+    for role in roles:
+        writer.fixed(f'before_{role}', int(rng.integers(0, 2)), 0.1)
+        child = 'tool' if roll_at_tip and role == 'roll' else f'{role}_link'
+        writer.link(child)
+        xyz = rng.uniform(-0.25, 0.25, 3) if role in ('elbow', 'pitch') else rng.uniform(
+            -0.06, 0.06, 3)
+        rpy = rng.uniform(-math.pi, math.pi, 3)
+        rotation = writer.rotation @ _rotation_rpy(*rpy)
+        sign = 1.0 if rng.integers(0, 2) else -1.0
+        local = _tilted(rng, rotation.T @ (sign * world[role]), axis_error)
+        kind, joint_limits = _random_limits(rng)
+        writer.joint(f'{role}_joint', kind, child, xyz, rpy,
+                     axis=local * float(rng.uniform(0.5, 2.0)), limits=joint_limits)
+        names.append(f'{role}_joint')
+        limits.append(joint_limits)
+        axes.append(sign * world[role])
+    hand = writer.last
+    writer.link('jaw')
+    writer.joint('gripper_joint', 'revolute', 'jaw', (0.02, 0.0, 0.01), (0.0, 0.0, 0.0),
+                 axis=(0.0, 0.0, 1.0), limits=(-0.5, 0.5), parent=hand)
+    if not (roll_at_tip and 'roll' in roles):
+        writer.fixed('after', int(rng.integers(0, 2)), 0.03)
+        writer.link('tool')
+        writer.joint('tool_fixed', 'fixed', 'tool', rng.uniform(0.04, 0.12, 3) * (1, 0.2, 0.2),
+                     rng.uniform(-math.pi, math.pi, 3))
+    return DesktopArm(writer.text(), base, 'tool', shape, tuple(names), tuple(limits),
+                      'gripper_joint', tuple(axes))
+
+
+def _limit(lower, upper):
+    return f'lower="{lower}" upper="{upper}"'
+
+
+#: SO-101-like (LeRobot's arm), from its published figures: the shoulder 30 mm out from the
+#: pan axis and 54 mm above the pan joint, the upper arm 112.6 mm + 28 mm (a 14 degree kink),
+#: the forearm 134.9 mm + 5.2 mm, the roll joint 61.1 mm beyond the wrist pitch axis and 18.1 mm
+#: aside, the tool point 98.1 mm along the roll axis and 7.9 mm off it, a jaw off the chain.
+#: Rotations are written 1.5708 and 3.14159 as its URDF writes them, so the pair's and the
+#: roll's axes are about 3.7e-6 rad off perpendicular. Frames and names are ours.
+SO101_LIKE = robot_xml(
+    link_xml('base'), link_xml('pan_link', '0.1'), link_xml('upper_arm', '0.1'),
+    link_xml('forearm', '0.1'), link_xml('wrist', '0.05'), link_xml('hand', '0.05'),
+    link_xml('jaw', '0.02'), '<link name="tool_point"/>',
+    joint_xml('pan', 'revolute', 'base', 'pan_link', '0.039 0 0.062', '0 0 3.14159',
+              axis='0 0 1', limit=_limit(-1.92, 1.92)),
+    joint_xml('lift', 'revolute', 'pan_link', 'upper_arm', '-0.030 0 0.054',
+              '1.5708 0 3.14159', axis='0 0 1', limit=_limit(-1.745, 1.745)),
+    joint_xml('elbow', 'revolute', 'upper_arm', 'forearm', '0.028 0.1126 0', '0 0 -1.5708',
+              axis='0 0 1', limit=_limit(-1.69, 1.69)),
+    joint_xml('wrist_flex', 'revolute', 'forearm', 'wrist', '0.1349 0.0052 0', '0 0 1.5708',
+              axis='0 0 1', limit=_limit(-1.658, 1.658)),
+    joint_xml('wrist_roll', 'revolute', 'wrist', 'hand', '0 0.0611 0.0181', '-1.5708 0 0',
+              axis='0 0 1', limit=_limit(-2.744, 2.841)),
+    joint_xml('jaw_joint', 'revolute', 'hand', 'jaw', '0.0202 0.0188 -0.0234', '1.5708 0 0',
+              axis='0 0 1', limit=_limit(-0.17, 1.75)),
+    joint_xml('tool_joint', 'fixed', 'hand', 'tool_point', '-0.0079 0 0.0981', '0 3.14159 0'))
+
+#: OpenManipulator-X-like, from its published figures: the waist 12 mm off the base origin,
+#: the shoulder 59.5 mm above it, the upper arm 24 mm + 128 mm (a 10.6 degree kink from
+#: vertical), the forearm 124 mm, the tool point 126 mm beyond the wrist pitch axis, two jaws
+#: off the chain. Frames and names are ours.
+OMX_LIKE = robot_xml(
+    link_xml('omx_base'), link_xml('waist_link', '0.1'), link_xml('upper', '0.1'),
+    link_xml('fore', '0.1'), link_xml('palm', '0.05'), link_xml('left_jaw', '0.01'),
+    link_xml('right_jaw', '0.01'), '<link name="tool_center"/>',
+    joint_xml('waist', 'revolute', 'omx_base', 'waist_link', '0.012 0 0.017', axis='0 0 1',
+              limit=_limit(-3.14, 3.14)),
+    joint_xml('shoulder', 'revolute', 'waist_link', 'upper', '0 0 0.0595', axis='0 1 0',
+              limit=_limit(-1.5, 1.5)),
+    joint_xml('elbow', 'revolute', 'upper', 'fore', '0.024 0 0.128', axis='0 1 0',
+              limit=_limit(-1.5, 1.4)),
+    joint_xml('wrist', 'revolute', 'fore', 'palm', '0.124 0 0', axis='0 1 0',
+              limit=_limit(-1.7, 1.97)),
+    joint_xml('left_finger', 'revolute', 'palm', 'left_jaw', '0.0817 0.021 0', axis='0 0 1',
+              limit=_limit(-0.5, 0.5)),
+    joint_xml('right_finger', 'revolute', 'palm', 'right_jaw', '0.0817 -0.021 0',
+              axis='0 0 -1', limit=_limit(-0.5, 0.5)),
+    joint_xml('tool_joint', 'fixed', 'palm', 'tool_center', '0.126 0 0'))
+
+#: The yaw, pair and pitch of DESKTOP_4 and DESKTOP_5: the base link rotated, the yaw axis
+#: along -z written as axis 0 0 -1 under a 180 degree roll, kinked links, reversed and mixed
+#: axis signs, the wrist 4 mm off the plane, limits on every joint.
+_DESKTOP_ARM = (
+    link_xml('base_link'), link_xml('turret', '0.2'), link_xml('arm_a', '0.2'),
+    link_xml('arm_b', '0.15'), link_xml('wrist_link', '0.05'), link_xml('jaw', '0.02'),
+    '<link name="tool"/>',
+    joint_xml('yaw_joint', 'revolute', 'base_link', 'turret', '0.01 0.02 0.05',
+              '3.141592653589793 0 0', axis='0 0 -1', limit=_limit(-2.5, 2.5)),
+    joint_xml('shoulder_joint', 'revolute', 'turret', 'arm_a', '0.025 0 -0.04',
+              '1.5707963267948966 0 0', axis='0 0 -1', limit=_limit(-1.6, 1.6)),
+    joint_xml('elbow_joint', 'revolute', 'arm_a', 'arm_b', '0.03 0.16 0', '0 0 0.3',
+              axis='0 0 1', limit=_limit(-2.5, 2.2)),
+    joint_xml('pitch_joint', 'revolute', 'arm_b', 'wrist_link', '0.02 0.15 0.004', '0 0 -0.5',
+              axis='0 0 -1', limit=_limit(-2.0, 2.0)))
+
+#: A 4-joint arm (yaw + pair + pitch) of our own for node tests: the tool point 9 cm out and
+#: 6 mm off the plane, a jaw off the chain.
+DESKTOP_4 = robot_xml(
+    *_DESKTOP_ARM,
+    joint_xml('jaw_joint', 'revolute', 'wrist_link', 'jaw', '0.02 0.05 0', axis='1 0 0',
+              limit=_limit(0.0, 0.9)),
+    joint_xml('tool_joint', 'fixed', 'wrist_link', 'tool', '0.005 0.09 0.006'))
+
+#: A 5-joint arm (yaw + pair + pitch + roll) of our own for node tests: DESKTOP_4's yaw, pair
+#: and pitch, a roll about the approach, the tool point 6 mm off the roll axis, a jaw off the
+#: chain.
+DESKTOP_5 = robot_xml(
+    *_DESKTOP_ARM, link_xml('hand', '0.05'),
+    joint_xml('roll_joint', 'revolute', 'wrist_link', 'hand', '0 0.03 0', '0 0 0',
+              axis='0 -1 0', limit=_limit(-2.8, 2.8)),
+    joint_xml('jaw_joint', 'revolute', 'hand', 'jaw', '0.02 0.05 0', axis='1 0 0',
+              limit=_limit(0.0, 0.9)),
+    joint_xml('tool_joint', 'fixed', 'hand', 'tool', '0.006 0.07 0'))
+
+#: The fixed desktop test arms: (URDF, base, tip, joints on the chain, shape).
+FIXED_DESKTOP_ARMS = {
+    'so101_like': (SO101_LIKE, 'base', 'tool_point',
+                   ('pan', 'lift', 'elbow', 'wrist_flex', 'wrist_roll'),
+                   'yaw + pair + pitch + roll'),
+    'omx_like': (OMX_LIKE, 'omx_base', 'tool_center', ('waist', 'shoulder', 'elbow', 'wrist'),
+                 'yaw + pair + pitch'),
+    'desktop_4': (DESKTOP_4, 'base_link', 'tool',
+                  ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint'),
+                  'yaw + pair + pitch'),
+    'desktop_5': (DESKTOP_5, 'base_link', 'tool',
+                  ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint'),
+                  'yaw + pair + pitch + roll'),
+}
+
+
+def random_readings(rng, lower, upper, span: float = 3.0):
+    """Return readings (rad) drawn uniformly within the limits, an open side at ``span``."""
+    return [float(rng.uniform(max(lo, -span), min(hi, span))) for lo, hi in zip(lower, upper)]
+
+
+def reaches_forward(arm: DesktopArm, readings, margin: float = 0.005):
+    """Return whether the pose at ``readings`` reaches forward, by ``margin`` (m).
+
+    Forward: to the side of the yaw axis where the tool point is at zero readings (the side the
+    solver faces targets on).
+
+    Independent of the package: the pose's tool point, turned back by the yaw reading about the
+    yaw axis as designed, is compared with the zero pose's. True for an arm without a yaw;
+    None when either point is within ``margin`` of the plane through the yaw axis across the
+    arm (undecided).
+    """
+    if 'yaw' not in DESKTOP_JOINTS[arm.shape]:
+        return True
+    yaw, pair = arm.axes[0], arm.axes[1]
+    pivot = chain_tip(arm.urdf, arm.base, 'yaw_link', {})
+    side = np.cross(pair, yaw)
+    side /= np.linalg.norm(side)
+    zero = float(np.dot(chain_tip(arm.urdf, arm.base, arm.tip, {}) - pivot, side))
+    tool = chain_tip(arm.urdf, arm.base, arm.tip, dict(zip(arm.joints, readings)))
+    back = _axis_angle(yaw, -float(readings[0])) @ (tool - pivot)
+    along = float(np.dot(back, side))
+    if abs(zero) < margin or abs(along) < margin:
+        return None
+    return (zero > 0.0) == (along > 0.0)
+
+
 # -- desktop arms of 4 and 5 joints (the sim's N-joint tests) ----------------------------------
 
 #: yaw + pair + pitch: a mount joint turned by 90 degrees below the yaw, the shoulder 30 mm out
@@ -324,6 +615,15 @@ YAW_PAIR_PITCH_ROLL_GRIPPER = robot_xml(
     '<child link="finger_mirror"/><origin xyz="0.02 -0.01 0"/><axis xyz="0 -1 0"/>'
     '<limit lower="0.005" upper="0.03" effort="10" velocity="1"/>'
     '<mimic joint="gripper"/></joint>')
+
+# The sim's arms are desktop arms too (their reading is checked with the others).
+FIXED_DESKTOP_ARMS.update({
+    'sim_yaw_pair_pitch': (YAW_PAIR_PITCH, 'table', 'tool',
+                           ('base_yaw', 'shoulder', 'elbow', 'wrist_pitch'), 'yaw + pair + pitch'),
+    'sim_yaw_pair_pitch_roll': (YAW_PAIR_PITCH_ROLL_GRIPPER, 'base_link', 'tool',
+                                ('yaw', 'shoulder', 'elbow', 'wrist_pitch', 'wrist_roll'),
+                                'yaw + pair + pitch + roll'),
+})
 
 
 def with_elements(urdf: str, *parts: str) -> str:

@@ -1,13 +1,16 @@
 """Statuses the IK node reports per target: stable numbers, levels and categories.
 
 ROS-free. ``NodeStatus`` extends the solver's :class:`~two_bone_ik.solver.IkStatus` (same
-names, same numbers 0-4) with the outcomes only the node can see. The numbers are published
+names, same numbers 0-4) with the outcomes only the node can see, and the desktop solver's
+:class:`~two_bone_ik.solver.desktop_results.DesktopStatus` (``OFF_PLANE``,
+``APPROACH_ADJUSTED``) under the same names and numbers. The numbers are published
 (``ik_status`` value ``code``) and will never be renumbered; new statuses get new numbers.
 """
 
 import enum
 
 from two_bone_ik.solver import IkStatus
+from two_bone_ik.solver.desktop_results import DesktopStatus
 
 #: Diagnostic levels, equal to ``diagnostic_msgs/DiagnosticStatus`` OK, WARN and ERROR.
 OK = 0
@@ -37,6 +40,9 @@ class NodeStatus(enum.IntEnum):
     #: The arm comes from the robot_description topic and no usable description has arrived
     #: yet: rejected, nothing commanded.
     NO_ARM_DESCRIPTION = 13
+    #: A desktop arm with ``use_orientation``: the tool point is on the target, but the asked
+    #: approach pitch cannot reach it; the reachable pitch nearest it is commanded.
+    APPROACH_ADJUSTED = 14
     #: Solved, but no motion to it could be planned within the motion limits (e.g. one that
     #: would last longer than the planner can represent): nothing new commanded.
     MOTION_FAILED = 15
@@ -53,6 +59,7 @@ LEVELS = {
     NodeStatus.WRONG_FRAME: ERROR,
     NodeStatus.INVALID_TARGET: ERROR,
     NodeStatus.NO_ARM_DESCRIPTION: ERROR,
+    NodeStatus.APPROACH_ADJUSTED: WARN,
     NodeStatus.MOTION_FAILED: ERROR,
 }
 
@@ -61,13 +68,16 @@ REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET,
                       NodeStatus.NO_ARM_DESCRIPTION, NodeStatus.MOTION_FAILED})
 
 #: Statuses whose target is solved exactly (a command that puts the tip on the target).
-SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED})
+SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED, NodeStatus.APPROACH_ADJUSTED})
 
 #: Statuses whose command is the closest pose to a target the arm cannot reach exactly.
 CLAMPED = frozenset(set(NodeStatus) - REJECTED - SOLVED)
 
 #: The node status for each solver status.
 FROM_IK_STATUS = {status: NodeStatus[status.name] for status in IkStatus}
+
+#: The node status for each desktop solver status.
+FROM_DESKTOP_STATUS = {status: NodeStatus[status.name] for status in DesktopStatus}
 
 
 def category(status: NodeStatus) -> str:

@@ -86,6 +86,43 @@ def describe_without_arm(result: TargetResult) -> str:
             'robot_description topic); nothing commanded')
 
 
+def describe_rejected(result, base_frame: str) -> str:
+    """One line for a rejected target (``WRONG_FRAME``, ``NO_ARM_DESCRIPTION``, else invalid).
+
+    ``result`` is any target solver's result (``status``, ``frame_id``, ``position``).
+    """
+    name = result.status.name
+    if result.status is NodeStatus.WRONG_FRAME:
+        return (f"{name}: target frame '{result.frame_id}' is not base_frame "
+                f"'{base_frame}'; transform targets into '{base_frame}' upstream")
+    if result.status is NodeStatus.NO_ARM_DESCRIPTION:
+        return describe_without_arm(result)
+    x, y, z = result.position
+    return f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large'
+
+
+def describe_out_of_reach(result, outer_reach: float) -> str:
+    """One line for ``OUT_OF_REACH``: how far beyond ``outer_reach`` (m) the target is."""
+    return (f'{result.status.name}: target {result.distance - outer_reach:.3f} m beyond reach '
+            f'({outer_reach:.3f} m), arm stretched toward it')
+
+
+def status_values(result, solver_status) -> Tuple[Tuple[str, str], ...]:
+    """Return the status message's key/value pairs every arm has (distances in metres).
+
+    ``result`` is any target solver's result; ``solver_status`` its solver's status or None.
+    """
+    return (
+        ('code', str(int(result.status))),
+        ('status', result.status.name),
+        ('target_distance', f'{result.distance:.6f}'),
+        ('tip_error', f'{result.error:.6f}'),
+        ('elbow', result.elbow),
+        ('off_plane', f'{result.off_plane:.6f}'),
+        ('solver_status', solver_status.name if solver_status is not None else ''),
+    )
+
+
 class TargetSolver:
     """Solves targets for one arm.
 
@@ -194,8 +231,7 @@ class TargetSolver:
             return (f'{name}: tip on the target, {result.distance:.3f} m from the shoulder, '
                     f'elbow {result.elbow}')
         if status is NodeStatus.OUT_OF_REACH:
-            return (f'{name}: target {result.distance - self.outer_reach:.3f} m beyond reach '
-                    f'({self.outer_reach:.3f} m), arm stretched toward it')
+            return describe_out_of_reach(result, self.outer_reach)
         if status is NodeStatus.INSIDE_INNER:
             return (f'{name}: target {self.inner_reach - result.distance:.3f} m inside the inner '
                     f'reach limit ({self.inner_reach:.3f} m), arm folded toward it')
@@ -209,23 +245,9 @@ class TargetSolver:
             return (f'{name}: target {abs(result.off_plane):.4f} m off the '
                     f'{self.geometry.plane_name} plane (tolerance {self._tolerance:g} m), its '
                     f'projection commanded ({result.ik_status.name})')
-        if status is NodeStatus.WRONG_FRAME:
-            return (f"{name}: target frame '{result.frame_id}' is not base_frame "
-                    f"'{self.base_frame}'; transform targets into '{self.base_frame}' upstream")
-        if status is NodeStatus.NO_ARM_DESCRIPTION:
-            return describe_without_arm(result)
-        x, y, z = result.position
-        return f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large'
+        return describe_rejected(result, self.base_frame)
 
     @staticmethod
     def values(result: TargetResult) -> Tuple[Tuple[str, str], ...]:
         """Key/value pairs for the status message (distances in metres)."""
-        return (
-            ('code', str(int(result.status))),
-            ('status', result.status.name),
-            ('target_distance', f'{result.distance:.6f}'),
-            ('tip_error', f'{result.error:.6f}'),
-            ('elbow', result.elbow),
-            ('off_plane', f'{result.off_plane:.6f}'),
-            ('solver_status', result.ik_status.name if result.ik_status is not None else ''),
-        )
+        return status_values(result, result.ik_status)

@@ -8,7 +8,7 @@ ROS 2 parameters file and :mod:`two_bone_ik.arm.plane` holds the plane geometry.
 
 from dataclasses import dataclass
 import math
-from typing import Any, Mapping, Tuple
+from typing import Any, Mapping, Sequence, Tuple
 
 from two_bone_ik.arm.plane import PLANE_AXES
 from two_bone_ik.config_error import ConfigError
@@ -37,26 +37,88 @@ class ArmConfigError(ConfigError):
     """An arm configuration value is invalid; the message starts with the parameter name."""
 
 
-def _is_real(value: Any) -> bool:
+def is_real(value: Any) -> bool:
+    """Whether ``value`` is an int or a float (not a bool)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _reals(name: str, value: Any, what: str, count: int = 2) -> Tuple[float, ...]:
+def real_values(name: str, value: Any, what: str, count: int = 2) -> Tuple[float, ...]:
     """Return ``value`` as a tuple of ``count`` floats or raise ``ArmConfigError`` naming it."""
     if isinstance(value, (str, bytes)) or not hasattr(value, '__len__'):
         raise ArmConfigError(f'{name}: expected {what}, got {value!r}')
     items = list(value)
-    if len(items) != count or not all(_is_real(item) for item in items):
+    if len(items) != count or not all(is_real(item) for item in items):
         raise ArmConfigError(f'{name}: expected {what}, got {items!r}')
     return tuple(float(item) for item in items)
 
 
-def _pair_of_reals(name: str, value: Any, what: str) -> Tuple[float, float]:
-    return _reals(name, value, what, 2)
-
-
-def _show(values) -> str:
+def show_values(values) -> str:
+    """``[0.1, 0.2]``: floats as a list, for messages."""
     return '[' + ', '.join(repr(float(v)) for v in values) + ']'
+
+
+def checked_zero_angles(values: Any, count: int) -> Tuple[float, ...]:
+    """``joint_zero_angles`` as ``count`` finite angles (rad), or ``ArmConfigError``."""
+    what = f'{count} finite angles in radians, each within +-{MAX_JOINT_LIMIT:g}'
+    angles = real_values('joint_zero_angles', values, what, count)
+    if not all(math.isfinite(a) and abs(a) <= MAX_JOINT_LIMIT for a in angles):
+        raise ArmConfigError(f'joint_zero_angles: expected {what}, got {show_values(angles)}')
+    return angles
+
+
+def checked_directions(values: Any, count: int) -> Tuple[int, ...]:
+    """``joint_directions`` as ``count`` values of 1 or -1, or ``ArmConfigError``."""
+    items = list(values) if hasattr(values, '__len__') and not isinstance(
+        values, (str, bytes)) else None
+    if (items is None or len(items) != count
+            or not all(is_real(d) and d in (1, -1) and float(d).is_integer() for d in items)):
+        raise ArmConfigError(
+            f'joint_directions: expected {count} values, each 1 or -1, got {values!r}')
+    return tuple(int(d) for d in items)
+
+
+def checked_limits(lower: Any, upper: Any, joints: Sequence[str]):
+    """``joint_lower_limits`` and ``joint_upper_limits`` for these joints, or ``ArmConfigError``.
+
+    ``joints`` names them in messages (``shoulder``, ``elbow`` for a planar arm).
+    """
+    count = len(joints)
+    what = f'{count} angles in radians (-.inf / .inf for unlimited)'
+    lower = real_values('joint_lower_limits', lower, what, count)
+    upper = real_values('joint_upper_limits', upper, what, count)
+    if any(math.isnan(v) or v == math.inf for v in lower):
+        raise ArmConfigError(
+            f'joint_lower_limits: expected {count} angles below +inf, got {show_values(lower)}')
+    if any(math.isnan(v) or v == -math.inf for v in upper):
+        raise ArmConfigError(
+            f'joint_upper_limits: expected {count} angles above -inf, got {show_values(upper)}')
+    for i, joint in enumerate(joints):
+        for name, side, value, infinite in (
+                ('joint_lower_limits', 'lower', lower[i], '-.inf'),
+                ('joint_upper_limits', 'upper', upper[i], '.inf')):
+            if math.isfinite(value) and abs(value) > MAX_JOINT_LIMIT:
+                raise ArmConfigError(
+                    f'{name}: {joint} {side} limit {value:g} rad is beyond the supported '
+                    f'+-{MAX_JOINT_LIMIT:g} rad (about 15 900 turns); use {infinite} for an '
+                    'unlimited side')
+        if lower[i] > upper[i]:
+            raise ArmConfigError(
+                f'joint_lower_limits: {joint} lower limit {lower[i]!r} is above its upper '
+                f'limit {upper[i]!r} (joint_upper_limits)')
+    return lower, upper
+
+
+def parameters_of(values: Mapping[str, Any], names) -> dict:
+    """Return the entries of ``values`` whose keys are in ``names`` (other settings ignored).
+
+    Raises
+    ------
+    ArmConfigError
+        If ``values`` is not a mapping.
+    """
+    if not isinstance(values, Mapping):
+        raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
+    return {name: values[name] for name in names if name in values}
 
 
 @dataclass(frozen=True)
@@ -130,7 +192,7 @@ class ArmConfig:
             raise ArmConfigError(
                 f'allow_elbow_flip: expected true or false, got {self.allow_elbow_flip!r}')
         tolerance = self.out_of_plane_tolerance
-        if not _is_real(tolerance) or not math.isfinite(tolerance) or tolerance < 0.0:
+        if not is_real(tolerance) or not math.isfinite(tolerance) or tolerance < 0.0:
             raise ArmConfigError(
                 'out_of_plane_tolerance: expected a non-negative finite distance in metres, '
                 f'got {tolerance!r}')
@@ -141,40 +203,29 @@ class ArmConfig:
 
     def _checked_shoulder(self):
         what = f'3 finite coordinates in metres, each within +-{MAX_COORDINATE:g}'
-        position = _reals('shoulder_position', self.shoulder_position, what, 3)
+        position = real_values('shoulder_position', self.shoulder_position, what, 3)
         if not all(math.isfinite(c) and abs(c) <= MAX_COORDINATE for c in position):
-            raise ArmConfigError(f'shoulder_position: expected {what}, got {_show(position)}')
+            raise ArmConfigError(f'shoulder_position: expected {what}, got '
+                                 f'{show_values(position)}')
         return position
 
     def _checked_zero_angles(self):
-        what = f'2 finite angles in radians, each within +-{MAX_JOINT_LIMIT:g}'
-        angles = _pair_of_reals('joint_zero_angles', self.joint_zero_angles, what)
-        if not all(math.isfinite(a) and abs(a) <= MAX_JOINT_LIMIT for a in angles):
-            raise ArmConfigError(f'joint_zero_angles: expected {what}, got {_show(angles)}')
-        return angles
+        return checked_zero_angles(self.joint_zero_angles, 2)
 
     def _checked_directions(self):
-        directions = self.joint_directions
-        items = list(directions) if hasattr(directions, '__len__') and not isinstance(
-            directions, (str, bytes)) else None
-        if (items is None or len(items) != 2
-                or not all(_is_real(d) and d in (1, -1) and float(d).is_integer()
-                           for d in items)):
-            raise ArmConfigError(
-                f'joint_directions: expected 2 values, each 1 or -1, got {directions!r}')
-        return (int(items[0]), int(items[1]))
+        return checked_directions(self.joint_directions, 2)
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)
 
     def _checked_lengths(self):
         what = '2 non-negative finite values'
-        lengths = _pair_of_reals('link_lengths', self.link_lengths, what)
+        lengths = real_values('link_lengths', self.link_lengths, what, 2)
         if not all(math.isfinite(v) and v >= 0.0 for v in lengths):
-            raise ArmConfigError(f'link_lengths: expected {what}, got {_show(lengths)}')
+            raise ArmConfigError(f'link_lengths: expected {what}, got {show_values(lengths)}')
         if lengths[0] + lengths[1] <= 0.0:
-            raise ArmConfigError(
-                f'link_lengths: at least one link must be longer than 0, got {_show(lengths)}')
+            raise ArmConfigError('link_lengths: at least one link must be longer than 0, got '
+                                 f'{show_values(lengths)}')
         return lengths
 
     def _checked_joint_names(self):
@@ -202,29 +253,8 @@ class ArmConfig:
         return value
 
     def _checked_limits(self):
-        what = '2 angles in radians (-.inf / .inf for unlimited)'
-        lower = _pair_of_reals('joint_lower_limits', self.joint_lower_limits, what)
-        upper = _pair_of_reals('joint_upper_limits', self.joint_upper_limits, what)
-        if any(math.isnan(v) or v == math.inf for v in lower):
-            raise ArmConfigError(
-                f'joint_lower_limits: expected 2 angles below +inf, got {_show(lower)}')
-        if any(math.isnan(v) or v == -math.inf for v in upper):
-            raise ArmConfigError(
-                f'joint_upper_limits: expected 2 angles above -inf, got {_show(upper)}')
-        for i, joint in enumerate(('shoulder', 'elbow')):
-            for name, side, value, infinite in (
-                    ('joint_lower_limits', 'lower', lower[i], '-.inf'),
-                    ('joint_upper_limits', 'upper', upper[i], '.inf')):
-                if math.isfinite(value) and abs(value) > MAX_JOINT_LIMIT:
-                    raise ArmConfigError(
-                        f'{name}: {joint} {side} limit {value:g} rad is beyond the supported '
-                        f'+-{MAX_JOINT_LIMIT:g} rad (about 15 900 turns); use {infinite} for an '
-                        'unlimited side')
-            if lower[i] > upper[i]:
-                raise ArmConfigError(
-                    f'joint_lower_limits: {joint} lower limit {lower[i]!r} is above its upper '
-                    f'limit {upper[i]!r} (joint_upper_limits)')
-        return lower, upper
+        return checked_limits(self.joint_lower_limits, self.joint_upper_limits,
+                              ('shoulder', 'elbow'))
 
     @property
     def limits(self):
@@ -269,6 +299,4 @@ class ArmConfig:
         ArmConfigError
             If ``values`` is not a mapping or a value is invalid.
         """
-        if not isinstance(values, Mapping):
-            raise ArmConfigError(f'ros__parameters: expected a mapping, got {values!r}')
-        return cls(**{name: values[name] for name in PARAMETER_NAMES if name in values})
+        return cls(**parameters_of(values, PARAMETER_NAMES))

@@ -252,7 +252,8 @@ def check_command_line(args: Sequence[str]) -> None:
                               f'{_not_utf8(arg, error.start)}') from None
 
 
-def load_arm_config(path, node_name: str = '/two_bone_ik', warn=None) -> ArmConfig:
+def load_arm_config(path, node_name: str = '/two_bone_ik', warn=None,
+                    build=ArmConfig.from_mapping):
     """Read and validate the arm configuration a node would take from a params file.
 
     Parameters
@@ -265,10 +266,15 @@ def load_arm_config(path, node_name: str = '/two_bone_ik', warn=None) -> ArmConf
     warn : callable, optional
         Called with one line when no section of the file matches the node (the defaults are
         then used), listing the keys found.
+    build : callable
+        Makes the configuration of the ``{parameter: value}`` mapping (default
+        ``ArmConfig.from_mapping``; a desktop arm's:
+        :func:`two_bone_ik.arm.desktop_config.arm_config_from_mapping`).
 
     Returns
     -------
     ArmConfig
+        Or what ``build`` returns.
 
     Raises
     ------
@@ -280,4 +286,4 @@ def load_arm_config(path, node_name: str = '/two_bone_ik', warn=None) -> ArmConf
     found = parameters_for_node(path, node_name)
     if not found.matched_keys and warn is not None:
         warn(found.describe_unmatched(fully_qualified(node_name), [path]))
-    return ArmConfig.from_mapping(found.values)
+    return build(found.values)

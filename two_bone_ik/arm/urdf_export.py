@@ -38,8 +38,12 @@ import math
 from typing import Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import escape, quoteattr
 
+from two_bone_ik.arm.chain import rpy_of
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.geometry import ArmGeometry, cross
+from two_bone_ik.arm.desktop_config import desktop_chain, DesktopConfig, LINKS
+from two_bone_ik.arm.desktop_geometry import desktop_from_chain
+from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.arm.plane import PLANE_AXES
 
 #: Names of the generated links and of the fixed joint to the tool frame.
 LINK_NAMES = ('link1', 'link2')
@@ -82,20 +86,6 @@ def _num(value: float) -> str:
 
 def _vec(values: Sequence[float]) -> str:
     return ' '.join(_num(v) for v in values)
-
-
-def rpy_of(x_axis: Sequence[float], z_axis: Sequence[float]) -> Tuple[float, float, float]:
-    """Return the URDF roll, pitch, yaw of the frame with these x and z axes (orthonormal)."""
-    y_axis = cross(z_axis, x_axis)
-    # R = Rz(yaw) Ry(pitch) Rx(roll), columns x, y, z: R[2][0] = x_z = -sin(pitch).
-    pitch = math.asin(max(-1.0, min(1.0, -x_axis[2])))
-    if abs(x_axis[2]) < 1.0 - 1e-12:
-        roll = math.atan2(y_axis[2], z_axis[2])
-        yaw = math.atan2(x_axis[1], x_axis[0])
-    else:  # gimbal lock: x along +-z; put the whole turn about x into yaw
-        roll = 0.0
-        yaw = math.atan2(-y_axis[0], y_axis[1])
-    return (roll + 0.0, pitch + 0.0, yaw + 0.0)
 
 
 def urdf_joint_limits(lower: float, upper: float) -> Optional[Tuple[float, float]]:
@@ -212,7 +202,7 @@ def ros2_control_block(geometry: ArmGeometry, kind: str, name: str,
     return ''.join(parts)
 
 
-def default_link_radius(arm: Union[ArmConfig, ArmGeometry]) -> float:
+def default_link_radius(arm: Union[ArmConfig, ArmGeometry, DesktopConfig]) -> float:
     """Link radius used when none is given: slim for small arms, m."""
     return min(MAX_LINK_RADIUS, LINK_RADIUS_PER_REACH * sum(arm.link_lengths))
 
@@ -267,19 +257,10 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
     geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
     if link_radius is None:
         link_radius = default_link_radius(geometry)
-    velocities = [velocity if velocity is not None else (v if math.isfinite(v) else
-                                                         DEFAULT_VELOCITY)
-                  for v in geometry.velocity_limits]
-    for name, value in (('link_radius', link_radius), ('linear_density', linear_density),
-                        ('effort', effort), ('velocity', velocities[0]),
-                        ('velocity', velocities[1])):
-        if not (math.isfinite(value) and value > 0.0):
-            raise ValueError(f'{name}: expected a positive finite number, got {value!r}')
-    if geometry.base_frame in LINK_NAMES + (TOOL_LINK,):
-        raise ValueError(f'base_frame: {geometry.base_frame!r} clashes with a generated link '
-                         f'name {LINK_NAMES + (TOOL_LINK,)}')
-    if TOOL_JOINT in geometry.joint_names:
-        raise ValueError(f'joint_names: {TOOL_JOINT!r} is the name of the generated fixed joint')
+    velocities = _velocities(geometry.velocity_limits, velocity)
+    _check_options(link_radius, linear_density, effort, velocities)
+    _check_names(geometry.base_frame, geometry.joint_names, LINK_NAMES + (TOOL_LINK,),
+                 TOOL_JOINT)
     control = ('' if ros2_control is None else
                ros2_control_block(geometry, ros2_control, robot_name, controllers_file))
     normal = geometry.normal
@@ -287,10 +268,48 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
     x_link1 = tuple(math.cos(zero1) * a + math.sin(zero1) * b
                     for a, b in zip(geometry.u_axis, geometry.v_axis))
     lengths = [float(v) for v in geometry.link_lengths]
-    masses = [max(linear_density * length, DEFAULT_MIN_LINK_MASS) for length in lengths]
-    hub_radius = 1.5 * link_radius
-    hub_length = 3.0 * link_radius
 
+    parts = _header(robot_name, mujoco_extension)
+    parts.append(_base_link(geometry.base_frame, geometry.shoulder_position,
+                            rpy_of(x_link1, normal), link_radius))
+    joints = (
+        (geometry.base_frame, geometry.shoulder_position, rpy_of(x_link1, normal)),
+        (LINK_NAMES[0], (lengths[0], 0.0, 0.0), (0.0, 0.0, zero2)),
+    )
+    for i, (parent, xyz, rpy) in enumerate(joints):
+        limits = urdf_joint_limits(geometry.lower_limits[i], geometry.upper_limits[i])
+        parts.append(_joint(geometry.joint_names[i], parent, LINK_NAMES[i], xyz, rpy,
+                            f'0 0 {geometry.directions[i]}', limits, effort, velocities[i]))
+        parts.append(_arm_link(LINK_NAMES[i], lengths[i], link_radius, linear_density))
+    parts.append(_tool(LINK_NAMES[1], (lengths[1], 0.0, 0.0), link_radius))
+    parts.append(control)
+    parts.append('</robot>\n')
+    return ''.join(parts)
+
+
+def _velocities(limits: Sequence[float], velocity: Optional[float]):
+    """Per joint: ``velocity`` if given, else the arm's own where finite, else the default."""
+    return [velocity if velocity is not None else (v if math.isfinite(v) else DEFAULT_VELOCITY)
+            for v in limits]
+
+
+def _check_options(link_radius, linear_density, effort, velocities) -> None:
+    for name, value in (('link_radius', link_radius), ('linear_density', linear_density),
+                        ('effort', effort), *(('velocity', v) for v in velocities)):
+        if not (math.isfinite(value) and value > 0.0):
+            raise ValueError(f'{name}: expected a positive finite number, got {value!r}')
+
+
+def _check_names(base_frame, joint_names, links, tool_joint) -> None:
+    if base_frame in links:
+        raise ValueError(f'base_frame: {base_frame!r} clashes with a generated link '
+                         f'name {links}')
+    if tool_joint in joint_names:
+        raise ValueError(f'joint_names: {tool_joint!r} is the name of the generated fixed joint')
+
+
+def _header(robot_name: str, mujoco_extension: bool) -> list:
+    """Return the document's start: declaration, comment, ``<robot>``, MuJoCo block, materials."""
     parts = ['<?xml version="1.0"?>\n',
              '<!-- Generated by two_bone_ik_urdf from the arm configuration; do not edit. -->\n',
              f'<robot name={quoteattr(robot_name)}>\n']
@@ -305,55 +324,119 @@ def arm_urdf(arm: Union[ArmConfig, ArmGeometry], robot_name: str = 'two_bone_arm
                  '  <material name="link_blue"><color rgba="0.20 0.45 0.80 1"/></material>\n'
                  '  <material name="joint_dark"><color rgba="0.15 0.15 0.15 1"/></material>\n'
                  '  <material name="tool_orange"><color rgba="0.95 0.55 0.10 1"/></material>\n')
+    return parts
 
-    # Base: a pedestal around the shoulder axis; no inertial block (KDL warns about a root
-    # link with inertia, and the base is fixed anyway).
-    parts.append(f'  <link name={quoteattr(geometry.base_frame)}>\n')
-    parts.append(_cylinder_visual(geometry.shoulder_position, rpy_of(x_link1, normal),
-                                  2.0 * link_radius, 2.0 * link_radius, 'base_grey'))
+
+def _base_link(name: str, xyz, rpy, link_radius: float) -> str:
+    """Return the base link: a pedestal at ``xyz``.
+
+    No inertial block: KDL warns about a root link with inertia, and the base is fixed anyway.
+    """
+    return (f'  <link name={quoteattr(name)}>\n'
+            + _cylinder_visual(xyz, rpy, 2.0 * link_radius, 2.0 * link_radius, 'base_grey')
+            + '  </link>\n')
+
+
+def _joint(name: str, parent: str, child: str, xyz, rpy, axis: str,
+           limits: Optional[Tuple[float, float]], effort: float, velocity: float) -> str:
+    """Return a moving joint: ``continuous`` without ``limits``, else ``revolute``."""
+    kind = 'continuous' if limits is None else 'revolute'
+    parts = [f'  <joint name={quoteattr(name)} type="{kind}">\n'
+             f'    <parent link={quoteattr(parent)}/>\n'
+             f'    <child link="{child}"/>\n'
+             f'    <origin xyz="{_vec(xyz)}" rpy="{_vec(rpy)}"/>\n'
+             f'    <axis xyz="{axis}"/>\n']
+    if limits is None:
+        parts.append(f'    <limit effort="{_num(effort)}" velocity="{_num(velocity)}"/>\n')
+    else:
+        parts.append(f'    <limit lower="{_num(limits[0])}" upper="{_num(limits[1])}"'
+                     f' effort="{_num(effort)}" velocity="{_num(velocity)}"/>\n')
+    parts.append('  </joint>\n')
+    return ''.join(parts)
+
+
+def _arm_link(name: str, length: float, link_radius: float, linear_density: float,
+              solid_length: float = 0.0) -> str:
+    """Return a link along its frame's x axis: a cylinder of ``length`` and a hub at its joint.
+
+    Its inertia is a solid cylinder's of at least ``solid_length`` (MuJoCo refuses the
+    borderline inertia of a zero-length one once rounded).
+    """
+    mass = max(linear_density * length, DEFAULT_MIN_LINK_MASS)
+    parts = [f'  <link name="{name}">\n',
+             _link_inertial(max(length, solid_length), link_radius, mass, 0),
+             _cylinder_visual((0.0, 0.0, 0.0), _ALONG_AXIS, 1.5 * link_radius,
+                              3.0 * link_radius, 'joint_dark')]
+    if length > 0.0:
+        parts.append(_cylinder_visual((0.5 * length, 0.0, 0.0), _ALONG_LINK, link_radius, length,
+                                      'link_blue'))
     parts.append('  </link>\n')
+    return ''.join(parts)
 
-    joints = (
-        (geometry.base_frame, geometry.shoulder_position, rpy_of(x_link1, normal)),
-        (LINK_NAMES[0], (lengths[0], 0.0, 0.0), (0.0, 0.0, zero2)),
-    )
-    for i, (parent, xyz, rpy) in enumerate(joints):
-        limits = urdf_joint_limits(geometry.lower_limits[i], geometry.upper_limits[i])
-        kind = 'continuous' if limits is None else 'revolute'
-        parts.append(f'  <joint name={quoteattr(geometry.joint_names[i])} type="{kind}">\n'
-                     f'    <parent link={quoteattr(parent)}/>\n'
-                     f'    <child link="{LINK_NAMES[i]}"/>\n'
-                     f'    <origin xyz="{_vec(xyz)}" rpy="{_vec(rpy)}"/>\n'
-                     f'    <axis xyz="0 0 {geometry.directions[i]}"/>\n')
-        if limits is None:
-            parts.append(f'    <limit effort="{_num(effort)}" '
-                         f'velocity="{_num(velocities[i])}"/>\n')
-        else:
-            parts.append(f'    <limit lower="{_num(limits[0])}" upper="{_num(limits[1])}"'
-                         f' effort="{_num(effort)}" velocity="{_num(velocities[i])}"/>\n')
-        parts.append('  </joint>\n')
 
-        parts.append(f'  <link name="{LINK_NAMES[i]}">\n')
-        parts.append(_link_inertial(lengths[i], link_radius, masses[i], 0))
-        parts.append(_cylinder_visual((0.0, 0.0, 0.0), _ALONG_AXIS, hub_radius, hub_length,
-                                      'joint_dark'))
-        if lengths[i] > 0.0:
-            parts.append(_cylinder_visual((0.5 * lengths[i], 0.0, 0.0), _ALONG_LINK,
-                                          link_radius, lengths[i], 'link_blue'))
-        parts.append('  </link>\n')
+def _tool(parent: str, xyz, link_radius: float) -> str:
+    """Return the fixed ``tool_joint`` at ``xyz`` in ``parent`` and the ``tool`` link."""
+    return (f'  <joint name="{TOOL_JOINT}" type="fixed">\n'
+            f'    <parent link="{parent}"/>\n'
+            f'    <child link="{TOOL_LINK}"/>\n'
+            f'    <origin xyz="{_vec(xyz)}" rpy="0 0 0"/>\n'
+            '  </joint>\n'
+            f'  <link name="{TOOL_LINK}">\n'
+            '    <visual>\n'
+            '      <origin xyz="0 0 0" rpy="0 0 0"/>\n'
+            f'      <geometry><sphere radius="{_num(1.2 * link_radius)}"/></geometry>\n'
+            '      <material name="tool_orange"/>\n'
+            '    </visual>\n'
+            '  </link>\n')
 
-    parts.append(f'  <joint name="{TOOL_JOINT}" type="fixed">\n'
-                 f'    <parent link="{LINK_NAMES[1]}"/>\n'
-                 f'    <child link="{TOOL_LINK}"/>\n'
-                 f'    <origin xyz="{_vec((lengths[1], 0.0, 0.0))}" rpy="0 0 0"/>\n'
-                 '  </joint>\n')
-    parts.append(f'  <link name="{TOOL_LINK}">\n'
-                 '    <visual>\n'
-                 '      <origin xyz="0 0 0" rpy="0 0 0"/>\n'
-                 f'      <geometry><sphere radius="{_num(1.2 * link_radius)}"/></geometry>\n'
-                 '      <material name="tool_orange"/>\n'
-                 '    </visual>\n'
-                 '  </link>\n')
+
+def desktop_urdf(config: DesktopConfig, robot_name: str = 'desktop_arm',
+                 link_radius: Optional[float] = None,
+                 linear_density: float = DEFAULT_LINEAR_DENSITY,
+                 effort: float = DEFAULT_EFFORT, velocity: Optional[float] = None,
+                 mujoco_extension: bool = True, ros2_control: Optional[str] = None,
+                 controllers_file: Optional[str] = None) -> str:
+    """Generate the URDF of a desktop arm (3 to 5 joints) from its parameters.
+
+    The chain is :func:`two_bone_ik.arm.desktop_config.desktop_chain`'s (links ``turntable``,
+    ``link1``, ``link2``, ``wrist``, ``hand`` as the shape has them, and ``tool``), so importing
+    the file gives back the same arm. The options mean what they mean for :func:`arm_urdf`;
+    ``<ros2_control>`` holds every joint.
+
+    Raises
+    ------
+    ValueError
+        As :func:`arm_urdf`.
+    """
+    chain = desktop_chain(config)
+    if link_radius is None:
+        link_radius = default_link_radius(config)
+    velocities = _velocities([math.inf] * len(config.joint_names), velocity)
+    _check_options(link_radius, linear_density, effort, velocities)
+    _check_names(config.base_frame, config.joint_names,
+                 tuple(LINKS.values()) + (TOOL_LINK,), TOOL_JOINT)
+    control = ('' if ros2_control is None else ros2_control_block(
+        desktop_from_chain(chain), ros2_control, robot_name, controllers_file))
+    iu, iv = PLANE_AXES[config.plane]
+    u, v = tuple(float(k == iu) for k in range(3)), tuple(float(k == iv) for k in range(3))
+    parts = _header(robot_name, mujoco_extension)
+    if 'yaw' in config.roles:
+        parts.append(_base_link(config.base_frame, tuple(-link_radius * c for c in v),
+                                rpy_of(u, v), link_radius))
+    else:
+        parts.append(_base_link(config.base_frame, config.shoulder_position,
+                                chain.joints[0].rpy, link_radius))
+    lengths = {'link1': config.link_lengths[0], 'link2': config.link_lengths[1],
+               'wrist': 0.0, 'hand': 0.0, 'turntable': 0.0}
+    lengths['hand' if 'roll' in config.roles else 'wrist'] = max(0.0, config.tool_offset[0])
+    for index, joint in enumerate(chain.moving):
+        limits = urdf_joint_limits(joint.lower, joint.upper)
+        parts.append(_joint(joint.name, joint.parent, joint.child, joint.xyz, joint.rpy,
+                            _vec(joint.axis), limits, effort, velocities[index]))
+        parts.append(_arm_link(joint.child, lengths[joint.child], link_radius, linear_density,
+                               3.0 * link_radius))
+    tool = chain.joints[-1]
+    parts.append(_tool(tool.parent, tool.xyz, link_radius))
     parts.append(control)
     parts.append('</robot>\n')
     return ''.join(parts)

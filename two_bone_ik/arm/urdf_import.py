@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
+from two_bone_ik.arm.chain import ChainJoint, KinematicChain, rpy_rotation
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, MAX_COORDINATE
 from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
 from two_bone_ik.config_error import ConfigError
@@ -60,15 +61,8 @@ class UrdfError(ConfigError):
 
 def _matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
     """Return the 4x4 transform of a URDF ``<origin xyz rpy>`` (fixed-axis roll, pitch, yaw)."""
-    roll, pitch, yaw = rpy
-    cr, sr = math.cos(roll), math.sin(roll)
-    cp, sp = math.cos(pitch), math.sin(pitch)
-    cy, sy = math.cos(yaw), math.sin(yaw)
     transform = np.eye(4)
-    transform[:3, :3] = (
-        (cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr),
-        (sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr),
-        (-sp, cp * sr, cp * cr))
+    transform[:3, :3] = np.reshape(rpy_rotation(rpy), (3, 3))
     transform[:3, 3] = xyz
     return transform
 
@@ -255,8 +249,8 @@ def _finite(joint, element: str, values, bound: float = math.inf) -> np.ndarray:
     return array
 
 
-def _origin(joint) -> np.ndarray:
-    """Return a joint's origin as a 4x4 transform in its parent's frame.
+def _origin_values(joint):
+    """Return a joint's ``<origin>`` xyz (m) and rpy (rad), checked, zeros where not given.
 
     Coordinates beyond ``MAX_COORDINATE`` are refused, so no chain of at most ``MAX_JOINTS``
     of them overflows.
@@ -264,8 +258,22 @@ def _origin(joint) -> np.ndarray:
     origin = joint.origin
     xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
     rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
-    return _matrix(_finite(joint, 'origin xyz', xyz, MAX_COORDINATE),
-                   _finite(joint, 'origin rpy', rpy))
+    return (_finite(joint, 'origin xyz', xyz, MAX_COORDINATE),
+            _finite(joint, 'origin rpy', rpy))
+
+
+def _origin(joint) -> np.ndarray:
+    """Return a joint's origin as a 4x4 transform in its parent's frame."""
+    return _matrix(*_origin_values(joint))
+
+
+def _check_type(joint, base_frame: str, tip_frame: str) -> None:
+    """Refuse a prismatic, floating or planar joint on the chain, naming it."""
+    if joint.type in _REFUSED:
+        raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
+                        f'{joint.parent} -> {joint.child}) is on the chain from '
+                        f'{base_frame} to {tip_frame}; only revolute, continuous and fixed '
+                        'joints can be')
 
 
 def _unit_axis(joint) -> np.ndarray:
@@ -311,11 +319,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     movable = []  # (joint, axis in base_frame, a point on the axis)
     for joint in chain:
         transform = transform @ _origin(joint)
-        if joint.type in _REFUSED:
-            raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
-                            f'{joint.parent} -> {joint.child}) is on the chain from '
-                            f'{base_frame} to {tip_frame}; only revolute, continuous and fixed '
-                            'joints can be')
+        _check_type(joint, base_frame, tip_frame)
         if joint.type not in _MOVABLE or joint.child == tip_frame:
             continue
         movable.append((joint, transform[:3, :3] @ _unit_axis(joint), transform[:3, 3].copy()))
@@ -390,3 +394,32 @@ def arm_geometry(config: ArmConfig, robot_description: str = '',
         return arm_from_urdf(robot_description, config.base_frame, tip_frame,
                              config.joint_lower_limits, config.joint_upper_limits)
     return ArmGeometry.from_config(config)
+
+
+def chain_from_urdf(text: str, base_frame: str, tip_frame: str = '') -> KinematicChain:
+    """Return the chain ``base_frame`` -> ``tip_frame`` of a URDF, every joint on it.
+
+    The same parsing, chain walk and checks as :func:`arm_from_urdf` (a link not below the
+    base, a prismatic, floating or planar joint on the chain, bad origins, axes and limits),
+    but no shape: :mod:`two_bone_ik.arm.desktop_geometry` reads the shape.
+
+    Raises
+    ------
+    UrdfError
+        If the description cannot be read or holds a joint the chain cannot have.
+    """
+    robot = parse_urdf(text)
+    chain = _chain(robot, base_frame, tip_frame)
+    tip_frame = chain[-1].child if chain else base_frame
+    joints = []
+    for joint in chain:
+        _check_type(joint, base_frame, tip_frame)
+        xyz, rpy = (tuple(float(v) for v in values) for values in _origin_values(joint))
+        if joint.type in _MOVABLE:
+            lower, upper, velocity = _limits(joint)
+            axis = tuple(float(v) for v in _unit_axis(joint))
+            joints.append(ChainJoint(joint.name, joint.type, joint.parent, joint.child, xyz, rpy,
+                                     axis, lower, upper, velocity))
+        else:
+            joints.append(ChainJoint(joint.name, 'fixed', joint.parent, joint.child, xyz, rpy))
+    return KinematicChain(base_frame, tip_frame, tuple(joints))

@@ -1,6 +1,7 @@
 """``two_bone_ik_urdf``: print the URDF of the arm a params file describes.
 
-A command-line tool (no ROS needed) over :func:`two_bone_ik.arm.urdf_export.arm_urdf`::
+A command-line tool (no ROS needed) over :func:`two_bone_ik.arm.urdf_export.arm_urdf` (two
+joints) and :func:`~two_bone_ik.arm.urdf_export.desktop_urdf` (3 to 5 joint names)::
 
     two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf
     two_bone_ik_urdf --params-file config/two_arms.yaml --node-name /left_arm/two_bone_ik
@@ -14,9 +15,11 @@ import sys
 from typing import Optional, Sequence
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping, DesktopConfig
 from two_bone_ik.arm.params_file import check_command_line, load_arm_config
 from two_bone_ik.arm.params_file import read_params_file
-from two_bone_ik.arm.urdf_export import arm_urdf, DEFAULT_LINEAR_DENSITY, ROS2_CONTROL_HARDWARE
+from two_bone_ik.arm.urdf_export import (
+    arm_urdf, DEFAULT_LINEAR_DENSITY, desktop_urdf, ROS2_CONTROL_HARDWARE)
 from two_bone_ik.config_error import ConfigError
 
 #: The controllers YAML shipped in ``config/`` (share/two_bone_ik/config once installed).
@@ -98,13 +101,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         check_command_line(sys.argv if argv is None else argv)
         if args.params_file:
-            config = load_arm_config(args.params_file, node_name=args.node_name, warn=_warn)
+            config = load_arm_config(args.params_file, node_name=args.node_name, warn=_warn,
+                                     build=arm_config_from_mapping)
         else:
             config = ArmConfig()
-        text = arm_urdf(config, robot_name=args.robot_name, link_radius=args.link_radius,
-                        linear_density=args.linear_density,
-                        mujoco_extension=not args.no_mujoco_extension,
-                        ros2_control=args.ros2_control, controllers_file=controllers_file)
+        write = desktop_urdf if isinstance(config, DesktopConfig) else arm_urdf
+        text = write(config, robot_name=args.robot_name, link_radius=args.link_radius,
+                     linear_density=args.linear_density,
+                     mujoco_extension=not args.no_mujoco_extension,
+                     ros2_control=args.ros2_control, controllers_file=controllers_file)
         if controllers_file:
             for controller, joints in controller_joints(controllers_file).items():
                 if sorted(joints) != sorted(config.joint_names):

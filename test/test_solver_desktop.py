@@ -1,0 +1,546 @@
+"""Tests of two_bone_ik.solver.desktop: whole desktop arms in closed form.
+
+Oracles independent of the package: MuJoCo's URDF loader for the forward kinematics
+(:class:`fk_oracle.MujocoChain`), :func:`urdf_arms.reaches_forward` for which side of the yaw
+axis a pose reaches, and a dense search over the approach pitch written here with its own
+two-link inverse kinematics (law of cosines) for the pitch policy.
+"""
+
+import math
+
+from fk_oracle import MujocoChain
+import numpy as np
+import pytest
+
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
+from two_bone_ik.arm.desktop_geometry import arm_from_description, desktop_from_chain
+from two_bone_ik.arm.urdf_export import desktop_urdf
+from two_bone_ik.arm.urdf_import import chain_from_urdf
+from two_bone_ik.solver import IkInputError
+from two_bone_ik.solver.chain_kinematics import rotation_about
+from two_bone_ik.solver.desktop import DesktopSolver, DesktopStatus, ON_TARGET
+from urdf_arms import (
+    DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, random_readings, reaches_forward)
+
+#: The tool point within this of the target, relative to the reach, when reached.
+EXACT = 1e-9
+
+SHAPES = tuple(DESKTOP_JOINTS)
+
+
+def _geometry(arm):
+    return desktop_from_chain(chain_from_urdf(arm.urdf, arm.base, arm.tip))
+
+
+def _readings(rng, limits):
+    return [float(rng.uniform(max(lo, -3.0), min(hi, 3.0))) for lo, hi in limits]
+
+
+def _within_limits(readings, lower, upper):
+    return all(lo - 1e-9 <= r <= hi + 1e-9 for r, lo, hi in zip(readings, lower, upper))
+
+
+def _check_reaching(arm, geometry, solver, rng, count, axis_error=0.0):
+    """Solve targets of random poses; return (forward ones reached, forward ones)."""
+    oracle = MujocoChain(arm.urdf, arm.base, arm.tip, arm.joints)
+    reached = forward = 0
+    roll = arm.shape.endswith('roll')
+    for _ in range(count):
+        readings = _readings(rng, arm.limits)
+        previous = _readings(rng, arm.limits) if rng.integers(0, 2) else None
+        if roll:  # position only, the roll holds its last command (0 without one)
+            lower, upper = arm.limits[4]
+            readings[4] = previous[4] if previous else min(max(0.0, lower), upper)
+        target = oracle.tool(readings)
+        wanted = float(rng.uniform(-math.pi, math.pi))
+        if not geometry.model.has_yaw and axis_error:
+            # Without a yaw the tool leaves the ideal plane as the tilted pair and pitch turn:
+            # the target lies on the real arm's surface only near its own pose (its pitch, its
+            # elbow branch, which 'nearest' takes from the previous command).
+            _, points, _ = geometry.model.plane_points(readings)
+            wanted = math.atan2(points[3][1] - points[2][1], points[3][0] - points[2][0])
+            previous = readings
+        sol = solver.solve(*target, previous=previous, approach_pitch=wanted)
+        if sol.reachable:
+            assert sol.status in ON_TARGET
+            assert _within_limits(sol.readings, geometry.lower_limits, geometry.upper_limits)
+            miss = np.linalg.norm(oracle.tool(sol.readings) - target)
+            assert miss <= EXACT * solver.reach, (sol, miss)
+        else:
+            assert sol.status not in ON_TARGET
+            assert sol.error > EXACT * solver.reach
+        if reaches_forward(arm, readings):
+            forward += 1
+            reached += sol.reachable
+    return reached, forward
+
+
+@pytest.mark.parametrize('shape', SHAPES)
+@pytest.mark.parametrize('seed', range(12))
+def test_every_target_in_reach_is_reached_exactly(shape, seed):
+    # Random arms of every shape (random fixed rotations, offsets, kinks, axis signs, limits):
+    # the tool point of any pose that reaches forward is reached, exactly in MuJoCo's
+    # kinematics, within the limits; an unreached one is never called reached.
+    rng = np.random.default_rng(100 * seed + SHAPES.index(shape))
+    arm = random_desktop_arm(rng, shape, roll_at_tip=bool(seed % 3 == 0))
+    geometry = _geometry(arm)
+    assert geometry.model.exact
+    solver = DesktopSolver(geometry.model, elbow=('up', 'down', 'nearest')[seed % 3])
+    reached, forward = _check_reaching(arm, geometry, solver, rng, 25)
+    assert reached == forward
+
+
+@pytest.mark.parametrize('shape', SHAPES)
+@pytest.mark.parametrize('axis_error', [4e-6, 1e-4, 9e-4])
+def test_axes_off_within_the_tolerance_still_reach_exactly(shape, axis_error):
+    # Joint axes tilted by up to the axis error each (relations off by up to twice that,
+    # within the 2e-3 rad tolerance): reached targets are exact in the URDF's own kinematics;
+    # only targets within the ideal arm's error of the workspace's boundary may be missed.
+    reached = forward = 0
+    for seed in range(6):
+        rng = np.random.default_rng(7 * seed + int(axis_error * 1e6))
+        arm = random_desktop_arm(rng, shape, axis_error=axis_error)
+        geometry = _geometry(arm)
+        assert not geometry.model.exact
+        elbow = ('up', 'down', 'nearest')[seed % 3] if geometry.model.has_yaw else 'nearest'
+        solver = DesktopSolver(geometry.model, elbow=elbow)
+        counts = _check_reaching(arm, geometry, solver, rng, 20, axis_error)
+        reached, forward = reached + counts[0], forward + counts[1]
+    # Misses are targets within the model error (~ the axis error x the reach) of the
+    # workspace's boundary, where the arm is stretched or folded: more as the error grows.
+    assert reached >= (0.97 if axis_error <= 1e-4 else 0.93) * forward
+
+
+@pytest.mark.parametrize('name', sorted(FIXED_DESKTOP_ARMS))
+def test_fixed_arms_reach_exactly(name):
+    urdf, base, tip, joints, shape = FIXED_DESKTOP_ARMS[name]
+    geometry = arm_from_description(urdf, base, tip)
+    solver = DesktopSolver(geometry.model)
+    oracle = MujocoChain(urdf, base, tip, joints)
+    rng = np.random.default_rng(1)
+    reached = 0
+    for _ in range(60):
+        readings = random_readings(rng, geometry.lower_limits, geometry.upper_limits)
+        target = oracle.tool(readings)
+        sol = solver.solve(*target, previous=readings, approach_pitch=-1.0)
+        if sol.reachable:
+            reached += 1
+            assert np.linalg.norm(oracle.tool(sol.readings) - target) <= EXACT * solver.reach
+    assert reached >= 40
+
+
+def test_fast_path_equals_the_general_one():
+    for seed, shape in enumerate(('yaw + pair + pitch', 'yaw + pair + pitch + roll') * 6):
+        rng = np.random.default_rng(seed)
+        arm = random_desktop_arm(rng, shape)
+        geometry = _geometry(arm)
+        for elbow in ('up', 'down', 'nearest'):
+            solver = DesktopSolver(geometry.model, elbow=elbow)
+            assert solver._fast is not None
+            for _ in range(15):
+                readings = _readings(rng, arm.limits)
+                target = geometry.tool_position(readings)
+                previous = None if rng.integers(0, 3) == 0 else _readings(rng, arm.limits)
+                wanted = float(rng.uniform(-4.0, 4.0))
+                fast = solver.solve(*target, previous=previous, approach_pitch=wanted)
+                general = solver.solve_general(*target, previous=previous,
+                                               approach_pitch=wanted)
+                assert fast.status == general.status
+                assert fast.elbow == general.elbow
+                np.testing.assert_allclose(fast.readings, general.readings, rtol=0, atol=1e-12)
+                np.testing.assert_allclose(
+                    (fast.approach_pitch, fast.asked_pitch, fast.distance, fast.error),
+                    (general.approach_pitch, general.asked_pitch, general.distance,
+                     general.error), rtol=0, atol=1e-12)
+
+
+# -- the pitch policy against a dense search -----------------------------------------------
+
+
+def _pair_poses(wu, wv, l1, l2):
+    """Both elbow branches' (q1, q2) reaching wrist points (arrays), NaN where none does."""
+    r2 = wu * wu + wv * wv
+    cosine = (r2 - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)
+    ok = np.abs(cosine) <= 1.0
+    q2 = np.arccos(np.clip(cosine, -1.0, 1.0))
+    poses = []
+    for sign in (-1.0, 1.0):  # elbow up, down
+        q2s = sign * q2
+        q1 = np.arctan2(wv, wu) - np.arctan2(l2 * np.sin(q2s), l1 + l2 * np.cos(q2s))
+        poses.append((np.where(ok, q1, np.nan), np.where(ok, q2s, np.nan)))
+    return poses
+
+
+def _fits(angle, lower, upper):
+    """Whether some whole turn of each angle (array) lies within [lower, upper]."""
+    if upper - lower >= 2.0 * math.pi:
+        return np.isfinite(angle)
+    shifted = lower + np.mod(angle - lower, 2.0 * math.pi)
+    return shifted <= upper + 1e-12
+
+
+def _feasible_pitches(model, target_plane, tool, phi):
+    """Per pitch sample: whether some pose at that approach pitch reaches the target."""
+    du, dv = target_plane
+    l1, l2 = model.link_lengths
+    (z1, z2), d = model.zero_angles, model.directions
+    _, i1, i2, i3, _ = model.indices
+    wu, wv = du - tool.length * np.cos(phi), dv - tool.length * np.sin(phi)
+    feasible = np.zeros(phi.shape, dtype=bool)
+    lower, upper = model.lower_limits, model.upper_limits
+    for q1, q2 in _pair_poses(wu, wv, l1, l2):
+        readings = [d[i1] * (q1 - z1), d[i2] * (q2 - z2), d[i3] * (phi - tool.beta - q1 - q2)]
+        ok = np.ones(phi.shape, dtype=bool)
+        for index, value in zip((i1, i2, i3), readings):
+            ok &= _fits(value, lower[index], upper[index])
+        feasible |= ok
+    return feasible
+
+
+@pytest.mark.parametrize('shape', ['pair + pitch', 'yaw + pair + pitch',
+                                   'yaw + pair + pitch + roll'])
+@pytest.mark.parametrize('seed', range(6))
+def test_pitch_is_the_feasible_one_nearest_the_wanted(shape, seed):
+    rng = np.random.default_rng(300 + seed)
+    arm = random_desktop_arm(rng, shape)
+    geometry = _geometry(arm)
+    model = geometry.model
+    solver = DesktopSolver(geometry.model)
+    phi = np.linspace(-math.pi, math.pi, 200001)
+    step = phi[1] - phi[0]
+    for _ in range(15):
+        readings = _readings(rng, arm.limits)
+        target = np.array(geometry.tool_position(readings))
+        if rng.integers(0, 2):
+            target = target + rng.normal(size=3) * 0.03  # often not reachable
+        previous = _readings(rng, arm.limits)
+        wanted = float(rng.uniform(-math.pi, math.pi))
+        sol = solver.solve(*target, previous=previous, approach_pitch=wanted)
+        if sol.off_plane or not sol.reachable and sol.status is DesktopStatus.OFF_PLANE:
+            continue
+        tool = model.tool_at(previous[4] if model.has_roll else 0.0)
+        # The target in the commanded plane, from the shoulder.
+        yaw, points, _ = model.plane_points(sol.readings)
+        offset = np.array(target) - np.array(model.to_world(yaw, 0.0, 0.0, 0.0))
+        c, s = math.cos(yaw), math.sin(yaw)
+        forward = c * np.array(model.forward) - s * np.array(model.normal)
+        plane = (float(offset @ forward) - model.shoulder[0],
+                 float(offset @ np.array(model.up)) - model.shoulder[1])
+        feasible = _feasible_pitches(model, plane, tool, phi)
+        distance = np.abs(np.remainder(phi - wanted + math.pi, 2.0 * math.pi) - math.pi)
+        if sol.reachable:
+            chosen = abs(math.remainder(sol.approach_pitch - wanted, math.tau))
+            assert feasible.any()
+            assert chosen <= distance[feasible].min() + 1e-9, (sol, distance[feasible].min())
+        else:
+            # Nothing reaches it: no sample does (a feasible sliver narrower than the grid
+            # would show up as a sample next to the boundary, which the solver would find).
+            assert not feasible.any(), (sol, phi[feasible][:3])
+        assert step < 1e-4
+
+
+# -- named cases on an arm with round numbers ----------------------------------------------
+
+#: A yaw + pair + pitch + roll arm in the xz plane: shoulder 3 cm out, 5 cm up, links 0.12 +
+#: 0.10 m, the tool 0.05 m along the approach and 5 mm off the roll axis; limits on every joint.
+ROUND = DesktopConfig(
+    joint_names=('yaw', 'shoulder', 'elbow', 'pitch', 'roll'), link_lengths=(0.12, 0.10),
+    plane='xz', shoulder_position=(0.03, 0.0, 0.05), joint_zero_angles=(0.0, 0.5, -0.5, 0.0, 0.0),
+    joint_directions=(1, -1, -1, -1, 1), tool_offset=(0.05, 0.005, 0.0),
+    joint_lower_limits=(-2.0, -1.5, -2.5, -1.8, -2.5),
+    joint_upper_limits=(2.0, 1.5, 2.5, 1.8, 2.5))
+
+
+def _round(**changes):
+    config = DesktopConfig(**{**ROUND.__dict__, **changes})
+    return desktop_geometry(config), MujocoChain(desktop_urdf(config), config.base_frame, 'tool',
+                                                 config.joint_names)
+
+
+def test_out_of_reach_stretches_toward_the_target():
+    geometry, oracle = _round(joint_lower_limits=None, joint_upper_limits=None)
+    solver = DesktopSolver(geometry.model)
+    target = np.array([0.6, 0.2, 0.3])
+    sol = solver.solve(*target)
+    assert sol.status is DesktopStatus.OUT_OF_REACH and not sol.reachable
+    tool = oracle.tool(sol.readings)
+    # The shoulder turned to face the target; the tool on the line to it, at full reach.
+    shoulder = np.array(geometry.arm_points(sol.readings)[1])
+    toward = (target - shoulder) / np.linalg.norm(target - shoulder)
+    reach = 0.12 + 0.10 + math.hypot(0.05, 0.005)
+    np.testing.assert_allclose(tool, shoulder + reach * toward, atol=1e-12)
+    assert sol.error == pytest.approx(np.linalg.norm(target - tool), abs=1e-12)
+
+
+def test_inside_the_hole_folds_toward_the_target():
+    geometry, oracle = _round(link_lengths=(0.30, 0.10), tool_offset=(0.05, 0.0, 0.0),
+                              joint_lower_limits=None, joint_upper_limits=None)
+    solver = DesktopSolver(geometry.model)
+    shoulder = np.array(geometry.arm_points([0.0] * 5)[1])
+    target = shoulder + np.array([0.04, 0.0, 0.02])
+    sol = solver.solve(*target)
+    assert sol.status is DesktopStatus.INSIDE_INNER
+    tool = oracle.tool(sol.readings)
+    # The tool point 0.30 - 0.10 - 0.05 m from the shoulder, toward the target.
+    toward = (target - shoulder) / np.linalg.norm(target - shoulder)
+    np.testing.assert_allclose(tool, shoulder + 0.15 * toward, atol=1e-12)
+
+
+def test_plane_offset_from_the_yaw_axis():
+    # The arm's plane 4 cm aside: a target 3 cm from the yaw axis cannot be faced.
+    geometry, oracle = _round(shoulder_position=(0.03, 0.04, 0.05), joint_lower_limits=None,
+                              joint_upper_limits=None)
+    solver = DesktopSolver(geometry.model)
+    sol = solver.solve(0.03, 0.0, 0.1)
+    assert sol.status is DesktopStatus.INSIDE_INNER and not sol.reachable
+    assert abs(sol.off_plane) == pytest.approx(0.01, abs=1e-12)
+    # Further out, the yaw turns the offset plane through the target: reached exactly.
+    target = np.array([0.05, 0.12, 0.1])
+    sol = solver.solve(*target)
+    assert sol.status is DesktopStatus.REACHED
+    np.testing.assert_allclose(oracle.tool(sol.readings), target, atol=1e-12)
+
+
+def test_a_target_on_the_yaw_axis_keeps_the_last_yaw():
+    geometry, oracle = _round()
+    solver = DesktopSolver(geometry.model)
+    previous = (0.7, 0.2, -0.3, 0.1, 0.0)  # roll 0: the tool point in the yaw axis' plane
+    target = np.array([0.0, 0.0, 0.25])
+    sol = solver.solve(*target, previous=previous, approach_pitch=math.pi / 2)
+    assert sol.reachable
+    assert sol.readings[0] == previous[0]
+    np.testing.assert_allclose(oracle.tool(sol.readings), target, atol=1e-12)
+
+
+def test_the_yaw_faces_the_target_and_stops_on_its_limit():
+    geometry, _ = _round()
+    solver = DesktopSolver(geometry.model)
+    for azimuth in (-1.9, -0.5, 0.0, 1.2, 1.99):
+        target = (0.15 * math.cos(azimuth), 0.15 * math.sin(azimuth), 0.1)
+        sol = solver.solve(*target)
+        assert sol.readings[0] == pytest.approx(azimuth, abs=1e-12)
+    sol = solver.solve(-0.15, 0.01, 0.1)  # behind: the yaw would need 3.07 rad
+    assert sol.status is DesktopStatus.JOINT_LIMITED and not sol.reachable
+    assert sol.readings[0] == 2.0
+
+
+def test_a_target_only_reaching_back_reaches_is_joint_limited():
+    # The shoulder 8 cm out, a long upper arm: facing it, a target just in front of the yaw
+    # axis is in the inner hole; reaching back over the axis would reach it.
+    geometry, _ = _round(joint_lower_limits=None, joint_upper_limits=None,
+                         shoulder_position=(0.08, 0.0, 0.05), link_lengths=(0.3, 0.1),
+                         tool_offset=(0.05, 0.0, 0.0))
+    solver = DesktopSolver(geometry.model)
+    sol = solver.solve(0.09, 0.0, 0.06)
+    assert sol.status is DesktopStatus.JOINT_LIMITED and not sol.reachable
+    assert solver.solve(0.02, 0.0, 0.05).status is DesktopStatus.INSIDE_INNER  # both ways
+    batch = solver.solve_batch([[0.09, 0.0, 0.06], [0.02, 0.0, 0.05]])
+    assert list(batch.status) == [DesktopStatus.JOINT_LIMITED, DesktopStatus.INSIDE_INNER]
+
+
+def test_roll_holds_its_last_command():
+    geometry, oracle = _round()
+    solver = DesktopSolver(geometry.model)
+    target = np.array([0.18, 0.05, 0.08])
+    for roll in (-1.0, 0.0, 0.8):
+        sol = solver.solve(*target, previous=(0.0, 0.0, 0.0, 0.0, roll))
+        assert sol.status is DesktopStatus.REACHED
+        assert sol.readings[4] == roll
+        np.testing.assert_allclose(oracle.tool(sol.readings), target, atol=1e-12)
+    sol = solver.solve(*target, previous=(0.0, 0.0, 0.0, 0.0, 3.0))  # past its limit
+    assert sol.readings[4] == 2.5
+
+
+def test_elbow_flips_only_when_allowed():
+    # The elbow's solver angle is -0.5 - reading: readings in [-2.5, -0.6] keep it in
+    # [0.1, 2.0], bent to the 'down' side only.
+    geometry, oracle = _round(joint_lower_limits=(-2.0, -1.5, -2.5, -1.8, -2.5),
+                              joint_upper_limits=(2.0, 1.5, -0.6, 1.8, 2.5))
+    target = np.array([0.2, 0.0, 0.1])
+    down = DesktopSolver(geometry.model, elbow='down').solve(*target)
+    assert (down.status, down.elbow) == (DesktopStatus.REACHED, 'down')
+    flipped = DesktopSolver(geometry.model, elbow='up').solve(*target)
+    assert (flipped.status, flipped.elbow) == (DesktopStatus.ELBOW_FLIPPED, 'down')
+    np.testing.assert_allclose(oracle.tool(flipped.readings), target, atol=1e-12)
+    refused = DesktopSolver(geometry.model, elbow='up', allow_elbow_flip=False).solve(*target)
+    assert refused.status is DesktopStatus.JOINT_LIMITED and not refused.reachable
+    assert _within_limits(refused.readings, geometry.lower_limits, geometry.upper_limits)
+
+
+def test_approach_pitch_is_kept_when_it_reaches():
+    geometry, oracle = _round()
+    solver = DesktopSolver(geometry.model)
+    target = np.array([0.2, 0.02, 0.05])
+    for wanted in (-1.2, -0.6, 0.0, 0.4):
+        sol = solver.solve(*target, approach_pitch=wanted)
+        assert sol.status is DesktopStatus.REACHED
+        assert sol.approach_pitch == pytest.approx(wanted, abs=1e-12)
+        np.testing.assert_allclose(oracle.tool(sol.readings), target, atol=1e-12)
+
+
+def _orientation(rotation):
+    """Quaternion (x, y, z, w) of a 3 x 3 rotation (from its largest component, stable)."""
+    r = np.asarray(rotation)
+    trace = np.trace(r)
+    k = int(np.argmax([r[0, 0], r[1, 1], r[2, 2], trace]))
+    if k == 3:
+        w = math.sqrt(1.0 + trace) / 2.0
+        q = ((r[2, 1] - r[1, 2]) / (4 * w), (r[0, 2] - r[2, 0]) / (4 * w),
+             (r[1, 0] - r[0, 1]) / (4 * w), w)
+    else:
+        i, j, m = k, (k + 1) % 3, (k + 2) % 3
+        big = math.sqrt(1.0 + r[i, i] - r[j, j] - r[m, m]) / 2.0
+        q = [0.0, 0.0, 0.0, (r[m, j] - r[j, m]) / (4 * big)]
+        q[i], q[j], q[m] = big, (r[j, i] + r[i, j]) / (4 * big), (r[m, i] + r[i, m]) / (4 * big)
+    return tuple(q)
+
+
+def _angle_between(a, b):
+    """Angle (rad) of the rotation between two orientations, from its sine and cosine."""
+    relative = np.asarray(a).T @ np.asarray(b)
+    sine = 0.5 * math.sqrt((relative[2, 1] - relative[1, 2]) ** 2
+                           + (relative[0, 2] - relative[2, 0]) ** 2
+                           + (relative[1, 0] - relative[0, 1]) ** 2)
+    return math.atan2(sine, 0.5 * (np.trace(relative) - 1.0))
+
+
+@pytest.mark.parametrize('name', ['desktop_4', 'desktop_5', 'so101_like'])
+def test_orientations_of_reachable_poses_are_met(name):
+    # Poses of the arm itself, position and orientation asked: the tool point exact, the
+    # split's pitch and roll commanded (within the URDF's own error: each joint's tilted axis
+    # turns the tool by at most twice its tilt); whatever yaw the facing drops is measured.
+    urdf, base, tip, joints, _ = FIXED_DESKTOP_ARMS[name]
+    geometry = arm_from_description(urdf, base, tip)
+    model = geometry.model
+    solver = DesktopSolver(model)
+    oracle = MujocoChain(urdf, base, tip, joints)
+    slack = 1e-9 + 2 * len(joints) * geometry.axis_error
+    rng = np.random.default_rng(4)
+    met = 0
+    for _ in range(80):
+        readings = random_readings(rng, geometry.lower_limits, geometry.upper_limits)
+        position, rotation = oracle.pose(readings)
+        sol = solver.solve(*position, previous=readings, orientation=_orientation(rotation))
+        if sol.status is not DesktopStatus.REACHED:
+            continue
+        tool, commanded = oracle.pose(sol.readings)
+        assert np.linalg.norm(tool - position) <= EXACT * solver.reach
+        assert sol.orientation_error == pytest.approx(_angle_between(rotation, commanded),
+                                                      abs=1e-9)
+        turned = abs(math.remainder(sol.readings[0] - readings[0], math.tau))
+        if turned > 1e-3:
+            continue  # the pose reached back over the yaw axis: faced, the yaw is dropped
+        # Faced as the pose was (the yaw moved only by the correction): the split's pitch and
+        # roll as asked, i.e. the commanded orientation is the asked one turned about the yaw
+        # axis only (compared whole: near the roll axis pointing up, yaw and roll trade off).
+        met += 1
+        relative = commanded @ rotation.T
+        axis = np.array([relative[2, 1] - relative[1, 2], relative[0, 2] - relative[2, 0],
+                         relative[1, 0] - relative[0, 1]]) / 2.0  # sin(angle) x axis
+        assert np.linalg.norm(axis - np.dot(axis, model.up) * np.array(model.up)) <= slack
+    assert met >= 10
+
+
+def test_orientation_beyond_the_arm_is_dropped_and_measured():
+    geometry, oracle = _round(joint_lower_limits=None, joint_upper_limits=None)
+    solver = DesktopSolver(geometry.model)
+    readings = (0.3, 0.2, -0.4, 0.5, 0.6)
+    position, rotation = oracle.pose(readings)
+    # A yaw of the tool about the vertical beyond what the position needs: dropped.
+    turned = np.reshape(rotation_about((0.0, 0.0, 1.0), 0.25), (3, 3)) @ rotation
+    sol = solver.solve(*position, orientation=_orientation(turned))
+    assert sol.status is DesktopStatus.REACHED
+    np.testing.assert_allclose(oracle.tool(sol.readings), position, atol=1e-12)
+    assert sol.orientation_error == pytest.approx(0.25, abs=1e-9)
+    assert _angle_between(oracle.pose(sol.readings)[1], rotation) == pytest.approx(0.0,
+                                                                                   abs=1e-9)
+
+
+def test_without_a_roll_joint_the_roll_is_dropped():
+    geometry, oracle = _round(joint_names=('yaw', 'shoulder', 'elbow', 'pitch'), arm_shape='',
+                              joint_zero_angles=(0.0, 0.5, -0.5, 0.0),
+                              joint_directions=(1, -1, -1, -1), tool_offset=(0.05, 0.0, 0.0),
+                              joint_lower_limits=None, joint_upper_limits=None)
+    solver = DesktopSolver(geometry.model)
+    position, rotation = oracle.pose((0.3, 0.2, -0.4, 0.5))
+    approach = rotation[:, 0]  # the tool frame's x is the approach
+    rolled = np.reshape(rotation_about(approach, 0.4), (3, 3)) @ rotation
+    sol = solver.solve(*position, orientation=_orientation(rolled))
+    assert sol.status is DesktopStatus.REACHED
+    assert sol.orientation_error == pytest.approx(0.4, abs=1e-9)
+    np.testing.assert_allclose(sol.readings, (0.3, 0.2, -0.4, 0.5), atol=1e-9)
+
+
+def test_an_unreachable_pitch_is_adjusted_only_for_an_orientation():
+    geometry, oracle = _round()
+    solver = DesktopSolver(geometry.model)
+    target = np.array([0.25, 0.0, 0.05])  # near full reach: only a level approach reaches
+    pointing_down = _orientation(np.reshape(rotation_about((0.0, 1.0, 0.0), math.pi / 2),
+                                            (3, 3)))
+    oriented = solver.solve(*target, orientation=pointing_down)
+    assert oriented.status is DesktopStatus.APPROACH_ADJUSTED and oriented.reachable
+    # The hand points down, turned so its 5 mm offset lies across the plane (roll a quarter
+    # turn): the approach is straight down.
+    assert oriented.asked_pitch == pytest.approx(-math.pi / 2, abs=1e-12)
+    assert abs(oriented.readings[4]) == pytest.approx(math.pi / 2, abs=1e-12)
+    assert abs(oriented.approach_pitch - oriented.asked_pitch) > 0.05
+    np.testing.assert_allclose(oracle.tool(oriented.readings), target, atol=1e-12)
+    preferred = solver.solve(*target, previous=(0.0, 0.0, 0.0, 0.0, oriented.readings[4]),
+                             approach_pitch=oriented.asked_pitch)
+    assert preferred.status is DesktopStatus.REACHED
+    assert preferred.approach_pitch == pytest.approx(oriented.approach_pitch, abs=1e-12)
+
+
+def test_a_roll_past_its_limit_is_joint_limited_with_the_tool_on_target():
+    geometry, oracle = _round(joint_lower_limits=(-2.0, -1.5, -2.5, -1.8, -0.2),
+                              joint_upper_limits=(2.0, 1.5, 2.5, 1.8, 0.2))
+    unlimited, _ = _round(joint_lower_limits=None, joint_upper_limits=None)
+    readings = (0.3, 0.2, -0.4, 0.5, 1.0)
+    position, rotation = MujocoChain(desktop_urdf(DesktopConfig(**{
+        **ROUND.__dict__, 'joint_lower_limits': None, 'joint_upper_limits': None})),
+        'base_link', 'tool', ROUND.joint_names).pose(readings)
+    sol = DesktopSolver(geometry.model).solve(*position, orientation=_orientation(rotation))
+    assert sol.status is DesktopStatus.JOINT_LIMITED and sol.reachable
+    assert sol.readings[4] == 0.2
+    np.testing.assert_allclose(oracle.tool(sol.readings), position, atol=1e-12)
+
+
+def test_ties_go_to_the_pitch_nearest_the_last_command():
+    # No limits: at a target well inside the reach, pitches symmetric about the wanted one
+    # are equally near when the wanted one is infeasible; the last command decides.
+    geometry, oracle = _round(joint_lower_limits=None, joint_upper_limits=None,
+                              shoulder_position=(0.0, 0.0, 0.0), link_lengths=(0.10, 0.10),
+                              tool_offset=(0.15, 0.0, 0.0))
+    solver = DesktopSolver(geometry.model)
+    target = (0.33, 0.0, 0.0)  # beyond l1 + l2 unless the tool points roughly at it
+    wanted = math.pi  # straight back: infeasible, the feasible arc is around 0
+    low = solver.solve(*target, previous=(0.0, 0.0, 0.0, 0.0, 0.0), approach_pitch=wanted)
+    assert low.reachable
+    lower = low.approach_pitch
+    mirror = (0.0, 0.0, 0.0, -0.0, 0.0)
+    for previous_pitch in (abs(lower), -abs(lower)):
+        previous = solver.solve(0.3, 0.0, 0.0, approach_pitch=previous_pitch).readings
+        sol = solver.solve(*target, previous=previous, approach_pitch=wanted)
+        assert math.copysign(1.0, sol.approach_pitch) == math.copysign(1.0, previous_pitch)
+    assert mirror
+
+
+@pytest.mark.parametrize('bad, match', [
+    ({'x': math.nan}, 'x must be finite'),
+    ({'z': math.inf}, 'z must be finite'),
+    ({'previous': (0.0, 0.0)}, 'previous must be 5 finite readings'),
+    ({'previous': (0.0, 0.0, math.nan, 0.0, 0.0)}, 'previous must be 5 finite readings'),
+    ({'orientation': (0.0, 0.0, 0.0, 0.0)}, 'is not a rotation'),
+    ({'approach_pitch': math.nan}, 'approach_pitch must be finite'),
+])
+def test_invalid_input_is_refused_naming_it(bad, match):
+    geometry, _ = _round()
+    arguments = {'x': 0.1, 'y': 0.0, 'z': 0.1, **bad}
+    with pytest.raises(IkInputError, match=match):
+        DesktopSolver(geometry.model).solve(**arguments)
+
+
+def test_invalid_options_are_refused():
+    geometry, _ = _round()
+    with pytest.raises(IkInputError, match="elbow must be 'up', 'down' or 'nearest'"):
+        DesktopSolver(geometry.model, elbow='left')

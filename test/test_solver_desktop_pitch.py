@@ -1,0 +1,46 @@
+"""Tests of two_bone_ik.solver.desktop_pitch: the roots of the feasibility boundaries."""
+
+import math
+
+import numpy as np
+import pytest
+
+from two_bone_ik.solver.desktop_pitch import (
+    limit_circles, pitch_boundaries, pitch_boundaries_array, pitch_limit_angles)
+
+
+def _e(angle):
+    return np.array([math.cos(angle), math.sin(angle)])
+
+
+@pytest.mark.parametrize('seed', range(20))
+def test_every_root_is_on_its_boundary(seed):  # (seeds with no root test the twin's agreement)
+    # Each root puts the wrist (or the elbow) exactly on a boundary circle, and the arrays
+    # twin gives the same roots.
+    rng = np.random.default_rng(seed)
+    l1, l2, l3 = rng.uniform(0.05, 0.3, 3)
+    beta = rng.uniform(-math.pi, math.pi)
+    q1_limits = tuple(sorted(rng.uniform(-3.0, 3.0, 2)))
+    q2_limits = tuple(sorted(rng.uniform(-3.0, 3.0, 2)))
+    q3_limits = tuple(sorted(rng.uniform(-3.0, 3.0, 2)))
+    circles = limit_circles(l1, l2, q1_limits, q2_limits)
+    angles = pitch_limit_angles(q3_limits)
+    assert len(circles) == 6 and angles == q3_limits
+    du, dv = rng.uniform(-0.3, 0.3, 2)
+    roots = pitch_boundaries(du, dv, l3, beta, l1, l2, circles, angles)
+    target = np.array([du, dv])
+    for phi in roots:
+        wrist = target - l3 * _e(phi)
+        on_circle = [abs(np.linalg.norm(wrist - np.array(c[:2])) - c[2]) for c in circles]
+        on_pitch = [abs(np.linalg.norm(wrist - l2 * _e(phi - beta - c)) - l1) for c in angles]
+        assert min(on_circle + on_pitch) <= 1e-7
+    array = pitch_boundaries_array(np.array([du]), np.array([dv]), np.array([l3]),
+                                   np.array([beta]), l1, l2, circles, angles)
+    np.testing.assert_allclose(sorted(array[0][np.isfinite(array[0])]), sorted(roots),
+                               atol=1e-12)
+
+
+def test_a_turn_or_an_open_side_has_no_boundary():
+    assert pitch_limit_angles((-4.0, 4.0)) == ()
+    assert pitch_limit_angles((-1.0, math.inf)) == ()
+    assert len(limit_circles(0.2, 0.1, (-math.inf, math.inf), (-4.0, 4.0))) == 2

@@ -1,0 +1,228 @@
+"""One target in, one outcome out, for a desktop arm: the IK node's per-message logic, no ROS.
+
+The desktop twin of :class:`two_bone_ik.target_solver.TargetSolver`, with the interface the
+node uses for any arm: ``solver.geometry`` (joint names, frames, limits, ``describe()``),
+``solver.solve(frame_id, x, y, z, previous, orientation=None)``, ``solver.describe(result)``
+and ``solver.values(result)``. It checks the frame and the numbers, calls the closed-form
+:class:`~two_bone_ik.solver.desktop.DesktopSolver` and turns its status into a
+:class:`~two_bone_ik.status.NodeStatus`. ``use_orientation`` and ``approach_pitch`` are plain
+attributes the node may change at any time (they apply from the next target).
+"""
+
+import math
+from typing import NamedTuple, Optional, Sequence, Tuple
+
+from two_bone_ik.arm.desktop_geometry import DesktopGeometry
+from two_bone_ik.solver import IkInputError
+from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.status import FROM_DESKTOP_STATUS, NodeStatus
+from two_bone_ik.target_solver import describe_out_of_reach, describe_rejected, status_values
+
+_NAN = math.nan
+
+
+class DesktopTargetResult(NamedTuple):
+    """Outcome of :meth:`DesktopTargetSolver.solve`.
+
+    Attributes
+    ----------
+    status : NodeStatus
+    readings : tuple of N float
+        Joint readings to command, in chain order, rad; NaN when rejected.
+    reachable : bool
+        True when the commanded tool point is on the target (within 1e-9 x reach).
+    distance : float
+        Distance from the shoulder to the target in the arm's plane, m.
+    error : float
+        Distance from the commanded tool point to the target, m.
+    off_plane : float
+        Signed distance of the target from the commanded arm plane, m.
+    elbow : str
+        ``'up'`` or ``'down'``; ``''`` when rejected.
+    approach_pitch : float
+        Commanded approach pitch, rad (NaN for an arm without a pitch joint, or rejected).
+    asked_pitch : float
+        The approach pitch asked (``approach_pitch``, or the orientation's), rad.
+    orientation_error : float
+        Angle between the asked and the commanded orientation, rad; NaN without one.
+    solver_status : DesktopStatus or None
+        None when rejected.
+    frame_id : str
+    position : tuple of 3 float
+        The target as received, m in ``frame_id``.
+    """
+
+    status: NodeStatus
+    readings: Tuple[float, ...]
+    reachable: bool
+    distance: float
+    error: float
+    off_plane: float
+    elbow: str
+    approach_pitch: float
+    asked_pitch: float
+    orientation_error: float
+    solver_status: Optional[DesktopStatus]
+    frame_id: str
+    position: Tuple[float, float, float]
+
+    @property
+    def rejected(self) -> bool:
+        """True when nothing is to be commanded for this target."""
+        return self.solver_status is None
+
+
+class DesktopTargetSolver:
+    """Solves targets for one desktop arm.
+
+    Parameters
+    ----------
+    geometry : DesktopGeometry
+        The arm.
+    elbow : {'up', 'down', 'nearest'}
+        Preferred elbow branch (geometric in the arm's plane, +v up; ``'nearest'``: the side of
+        the last command).
+    allow_elbow_flip : bool
+        Whether poses on the other branch count.
+    out_of_plane_tolerance : float
+        For an arm without a yaw, m (as for a planar arm).
+    use_orientation : bool
+        Command the pitch and roll of the target's orientation (attribute; settable).
+    approach_pitch : float
+        Preferred approach pitch without ``use_orientation``, rad (attribute; settable).
+
+    Raises
+    ------
+    IkInputError
+        If ``elbow`` or the tolerance is invalid.
+    """
+
+    def __init__(self, geometry: DesktopGeometry, elbow: str = 'up',
+                 allow_elbow_flip: bool = True, out_of_plane_tolerance: float = 0.001,
+                 use_orientation: bool = False, approach_pitch: float = 0.0):
+        self.geometry = geometry
+        self.base_frame = geometry.base_frame
+        self.elbow = elbow
+        self.use_orientation = use_orientation
+        self.approach_pitch = approach_pitch
+        self._solver = DesktopSolver(geometry.model, elbow, allow_elbow_flip,
+                                     out_of_plane_tolerance)
+        self._tolerance = out_of_plane_tolerance
+        self.inner_reach, self.outer_reach = geometry.reach
+
+    @classmethod
+    def from_config(cls, config, geometry: DesktopGeometry) -> 'DesktopTargetSolver':
+        """Build it with the solving options of a ``DesktopConfig`` (or alike).
+
+        ``config`` is a :class:`~two_bone_ik.arm.desktop_config.DesktopConfig` or any object
+        with its ``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``,
+        ``use_orientation`` and ``approach_pitch``.
+        """
+        return cls(geometry, config.elbow, config.allow_elbow_flip,
+                   config.out_of_plane_tolerance, config.use_orientation,
+                   config.approach_pitch)
+
+    def _rejected(self, status: NodeStatus, frame_id: str, position) -> DesktopTargetResult:
+        count = len(self.geometry.joint_names)
+        return DesktopTargetResult(status, (_NAN,) * count, False, _NAN, _NAN, _NAN, '', _NAN,
+                                   _NAN, _NAN, None, frame_id, tuple(position))
+
+    def solve(self, frame_id: str, x: float, y: float, z: float,
+              previous: Optional[Sequence[float]] = None,
+              orientation: Optional[Sequence[float]] = None) -> DesktopTargetResult:
+        """Solve one target.
+
+        Parameters
+        ----------
+        frame_id : str
+            Frame of the target; ``''`` means ``base_frame``.
+        x, y, z : float
+            Target tool point, m.
+        previous : sequence of N float, optional
+            The last commanded readings, rad (the roll held, the yaw kept on the yaw axis,
+            whole turns, the ``'nearest'`` elbow, ties of pitch).
+        orientation : sequence of 4 float, optional
+            Quaternion (x, y, z, w) of the target's ``tip_frame`` orientation; used with
+            ``use_orientation``.
+
+        Returns
+        -------
+        DesktopTargetResult
+            Rejected (``WRONG_FRAME``, ``INVALID_TARGET``: NaN readings) or solved.
+        """
+        position = (x, y, z)
+        if frame_id and frame_id != self.base_frame:
+            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+        if previous is not None and (len(previous) != len(self.geometry.joint_names)
+                                     or not all(map(math.isfinite, previous))):
+            previous = None
+        try:
+            sol = self._solver.solve(x, y, z, previous, self.approach_pitch,
+                                     orientation if self.use_orientation else None)
+        except IkInputError:
+            # Beyond the solver's exact range (1e100 m), or an orientation that is no rotation.
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+        return DesktopTargetResult(
+            FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
+            sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
+            sol.orientation_error, sol.status, frame_id, position)
+
+    def describe(self, result: DesktopTargetResult) -> str:
+        """One line for a human, starting with the status name."""
+        status = result.status
+        name = status.name
+        pitch = ('' if math.isnan(result.approach_pitch)
+                 else f', approach pitch {result.approach_pitch:.3f} rad')
+        if status is NodeStatus.REACHED:
+            return (f'{name}: tool point on the target, {result.distance:.3f} m from the '
+                    f'shoulder, elbow {result.elbow}{pitch}{self._orientation_text(result)}')
+        if status is NodeStatus.APPROACH_ADJUSTED:
+            return (f'{name}: tool point on the target at approach pitch '
+                    f'{result.approach_pitch:.3f} rad, the reachable one nearest the asked '
+                    f'{result.asked_pitch:.3f} rad{self._orientation_text(result)}')
+        if status is NodeStatus.ELBOW_FLIPPED:
+            return (f'{name}: tool point on the target with elbow {result.elbow}{pitch}; elbow '
+                    f'{self.elbow} cannot reach it within the limits')
+        if status is NodeStatus.OUT_OF_REACH:
+            return describe_out_of_reach(result, self.outer_reach)
+        if status is NodeStatus.INSIDE_INNER:
+            if result.off_plane:
+                return (f'{name}: target {abs(result.off_plane):.3f} m closer to the yaw axis '
+                        "than the arm's plane can come, plane turned nearest it")
+            return (f'{name}: target inside the inner reach ({self.inner_reach:.3f} m from the '
+                    'shoulder), arm folded toward it')
+        if status is NodeStatus.JOINT_LIMITED:
+            if result.reachable:
+                return (f'{name}: tool point on the target, but the roll the orientation asks '
+                        f'is past its limit; the roll stops on it{pitch}')
+            return (f'{name}: joint limits keep the tool point {result.error:.3f} m from the '
+                    'target, closest pose in limits commanded')
+        if status is NodeStatus.OFF_PLANE:
+            return (f"{name}: target {abs(result.off_plane):.4f} m off the arm's plane "
+                    f'(tolerance {self._tolerance:g} m), its projection commanded '
+                    f'({result.solver_status.name})')
+        line = describe_rejected(result, self.base_frame)
+        if status is NodeStatus.INVALID_TARGET:
+            line += ', or its orientation is not a rotation'
+        return line
+
+    def _orientation_text(self, result: DesktopTargetResult) -> str:
+        if not self.use_orientation or math.isnan(result.orientation_error):
+            return ''
+        return (f', orientation {result.orientation_error:.3g} rad from the asked one (what the '
+                'arm cannot turn is dropped)')
+
+    def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
+        """Return the key/value pairs of the status message.
+
+        The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
+        orientation error (rad).
+        """
+        pairs = status_values(result, result.solver_status) + (
+            ('approach_pitch', f'{result.approach_pitch:.6f}'),)
+        if self.use_orientation:
+            pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
+        return pairs

@@ -1,0 +1,768 @@
+"""Closed-form inverse kinematics of a whole desktop arm: yaw, the two-bone pair, pitch, roll.
+
+:class:`DesktopSolver` is built once per arm from its canonical parameters
+(:class:`~two_bone_ik.solver.desktop_model.DesktopArm`) and solves one target with
+:meth:`DesktopSolver.solve` or many with :meth:`DesktopSolver.solve_batch` (numpy, row ``i``
+equal to ``solve`` on target ``i`` to rounding). The steps, each exact:
+
+1. The roll: its last command (position only), or the roll of the target's orientation split
+   about the arm's own axes (``orientation`` given).
+2. The yaw faces the target: of the two yaws whose plane holds it, the one that puts it on the
+   side of the yaw axis where the tool point is at zero readings; a target on the yaw axis keeps
+   the last yaw. Closer to the axis than the arm's plane is to it: no yaw can face it
+   (``INSIDE_INNER``).
+3. In the plane, the approach pitch: ``approach_pitch`` (or the split's pitch) when a pose
+   reaches the target with it within the limits; else the feasible pitch nearest it, found
+   among the exact boundaries of the feasible set (:mod:`~two_bone_ik.solver.desktop_pitch`),
+   ties going to the pitch nearest the last command; both elbow branches count when
+   ``allow_elbow_flip`` is true (the configured one first at equal pitch).
+4. The pair by :func:`two_bone_ik.solver.solve` to the wrist point; the pitch joint takes the
+   rest of the angle.
+5. When the arm's real axes are off the ideal ones (within the shape tolerance), a few Newton
+   steps on the real chain's forward kinematics move the yaw and the pair until the tool point
+   is on the target; the pitch and roll readings stay.
+
+Statuses (:class:`DesktopStatus`): ``REACHED`` (tool point within 1e-9 x reach of the target
+and, with an orientation, the split's pitch and roll commanded), ``ELBOW_FLIPPED`` (reached on
+the other branch), ``APPROACH_ADJUSTED`` (reached, but with an orientation the pitch had to
+change; it takes precedence over ``ELBOW_FLIPPED``), ``OUT_OF_REACH``, ``INSIDE_INNER``,
+``JOINT_LIMITED`` (also when the split's roll is past a limit though the tool point is on the
+target) and, for an arm without a yaw, ``OFF_PLANE``. The closest poses when the target cannot
+be reached are defined in :meth:`DesktopSolver.solve`.
+
+Imports only math, numpy and the two-bone solver's public API.
+"""
+
+import math
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from two_bone_ik.solver import (
+    IkInputError, IkStatus, JointLimits, MAX_MAGNITUDE, solve, wrap_angle as _wrap)
+from two_bone_ik.solver.chain_kinematics import (
+    chain_pose, jacobian_columns, multiply, rotation_angle, transpose)
+from two_bone_ik.solver.desktop_batch import solve_batch as _solve_batch
+from two_bone_ik.solver.desktop_model import (
+    DesktopArm, quaternion_rotation, split_orientation, ToolAtRoll)
+from two_bone_ik.solver.desktop_pitch import limit_circles, pitch_boundaries, pitch_limit_angles
+from two_bone_ik.solver.desktop_results import (
+    DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
+    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
+from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
+
+_TAU = 2.0 * math.pi
+_PI = math.pi
+_NAN = math.nan
+_REACHED = IkStatus.REACHED
+# The fast path looks these up as module globals rather than as attributes of math.
+_asin, _atan2, _cos, _sin, _sqrt = math.asin, math.atan2, math.cos, math.sin, math.sqrt
+_hypot, _remainder = math.hypot, math.remainder
+_tuple_new = tuple.__new__
+
+
+class _Plane(NamedTuple):
+    """The in-plane part of a solution: pair angles, pitch reading, outcome."""
+
+    q1: float
+    q2: float
+    pitch: Optional[float]
+    status: DesktopStatus
+    elbow: str
+    phi: float
+    tool_u: float  # commanded tool point from the shoulder, m
+    tool_v: float
+
+
+class _Facing(NamedTuple):
+    """The yaw and the target in the arm's plane."""
+
+    reading: Optional[float]
+    yaw: float
+    u: float  # target from O along the turned forward axis, m
+    v: float  # target from O along up, m
+    off: float  # target's offset from the arm's plane, m
+    status: Optional[DesktopStatus]
+
+
+def _canonical_limits(zero: float, direction: int, lower: float, upper: float):
+    """Solver-angle limits ``zero + direction * reading`` of reading limits, rad."""
+    if direction > 0:
+        return (zero + lower, zero + upper)
+    return (zero - upper, zero - lower)
+
+
+class DesktopSolver:
+    """Solves targets for one desktop arm.
+
+    Parameters
+    ----------
+    arm : DesktopArm
+        The arm's canonical parameters.
+    elbow : {'up', 'down', 'nearest'}
+        Preferred elbow branch, geometric in the arm's plane (+v up); ``'nearest'``: the branch
+        nearer the last command.
+    allow_elbow_flip : bool
+        Whether poses on the other branch count.
+    out_of_plane_tolerance : float
+        For an arm without a yaw: off-plane distance (m) up to which a target the plane cannot
+        reach still reports why (as the planar node does); beyond it ``OFF_PLANE``.
+
+    Raises
+    ------
+    IkInputError
+        If ``elbow`` or the tolerance is invalid.
+    """
+
+    def __init__(self, arm: DesktopArm, elbow: str = 'up', allow_elbow_flip: bool = True,
+                 out_of_plane_tolerance: float = 0.001):
+        if elbow not in ('up', 'down', 'nearest'):
+            raise IkInputError(f"elbow must be 'up', 'down' or 'nearest', got {elbow!r}")
+        if not (math.isfinite(out_of_plane_tolerance) and out_of_plane_tolerance >= 0.0):
+            raise IkInputError('out_of_plane_tolerance must be a non-negative distance, got '
+                               f'{out_of_plane_tolerance!r}')
+        self.arm = arm
+        self.elbow = elbow
+        self.allow_elbow_flip = bool(allow_elbow_flip)
+        self.out_of_plane_tolerance = float(out_of_plane_tolerance)
+        self._indices = arm.indices
+        _, i1, i2, i3, _ = self._indices
+        lower, upper = arm.lower_limits, arm.upper_limits
+        (z1, z2), d = arm.zero_angles, arm.directions
+        shoulder = _canonical_limits(z1, d[i1], lower[i1], upper[i1])
+        elbow_limits = _canonical_limits(z2, d[i2], lower[i2], upper[i2])
+        limited = any(math.isfinite(v) for v in shoulder + elbow_limits)
+        self._pair_limits = JointLimits((shoulder, elbow_limits)) if limited else None
+        self._continuous = tuple(lo == -math.inf and hi == math.inf
+                                 for lo, hi in zip(lower, upper))
+        self._circles = limit_circles(*arm.link_lengths, shoulder, elbow_limits)
+        self._pitch_angles = () if i3 is None else pitch_limit_angles(
+            _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
+        self.reach = arm.reach
+        self._on_target = ON_TARGET_TOLERANCE * self.reach
+        # What the Newton correction moves (see _unknowns).
+        self._newton_joints = tuple(i for i in self._indices[:4] if i is not None)
+        self._free_moves = tuple((i, ((i, 1.0),)) for i in self._newton_joints)
+        self._held_moves = self._free_moves
+        if arm.has_yaw and i3 is not None:
+            d = arm.directions
+            self._held_moves = ((0, ((0, 1.0),)), (i1, ((i1, 1.0), (i3, -d[i1] / d[i3]))),
+                                (i2, ((i2, 1.0), (i3, -d[i2] / d[i3]))))
+        self._tool_cache: Tuple[Optional[float], Optional[ToolAtRoll]] = (None, None)
+        #: Most a correction may move a joint (and a Newton step: a trust region), rad.
+        self._step_bound = MAX_CORRECTION * math.sqrt(arm.model_error / self.reach)
+        self._fast = self._fast_constants()
+        self._wanted = (math.nan, math.nan, math.nan)  # the last wanted pitch, its cos and sin
+
+    def _fast_constants(self):
+        """Return what :meth:`_solve_fast` reads, as one flat tuple, or None.
+
+        Only an exact arm with a yaw and a pitch qualifies (the rest takes the general path).
+        """
+        arm = self.arm
+        if not (arm.exact and arm.has_yaw and arm.has_pitch):
+            return None
+        tool = None if arm.has_roll else arm.tool_at(0.0)
+        (ox, oy, oz), (fx, fy, fz), (wx, wy, wz), (nx, ny, nz) = (
+            arm.origin, arm.forward, arm.up, arm.normal)
+        return (ox, oy, oz, fx, fy, fz, wx, wy, wz, nx, ny, nz, *arm.shoulder, *arm.link_lengths,
+                *arm.zero_angles, *arm.directions[:4], arm.lower_limits, arm.upper_limits,
+                self._continuous[:4], 1e-3 * self._on_target, arm.joint_count, tool,
+                self.elbow, self._pair_limits)
+
+    def _solve_fast(self, x, y, z, previous, wanted):
+        """:meth:`solve` for a target the arm faces and reaches at the wanted pitch, in limits.
+
+        The common case, straight through: position only, an exact arm with a yaw and a pitch,
+        the roll held within its limits. Returns None for anything else (the general path then
+        decides), so its results are the general path's (the tests compare the two).
+        """
+        (ox, oy, oz, fx, fy, fz, wx, wy, wz, nx, ny, nz, su, sv, l1, l2, z1, z2, d0, d1, d2, d3,
+         lower, upper, (c0, c1, c2, c3), near, count, tool, elbow, pair_limits) = self._fast
+        if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and -1e100 <= z <= 1e100
+                and -1e100 <= wanted <= 1e100):
+            return None
+        roll = 0.0
+        if previous is not None:
+            if len(previous) != count:
+                return None
+            try:  # finite numbers: x - x is 0 for them only (NaN and inf give NaN)
+                if count == 4:
+                    p0, p1, p2, p3 = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == 0.0
+                else:
+                    p0, p1, p2, p3, roll = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == roll - roll == 0.0
+            except TypeError:
+                return None
+            if not finite:
+                return None
+        if tool is None:
+            if not lower[4] <= roll <= upper[4]:
+                return None
+            tool = self._tool(roll)
+        l3, beta, lateral = tool
+        dx, dy, dz = x - ox, y - oy, z - oz
+        hu = dx * fx + dy * fy + dz * fz
+        hn = dx * nx + dy * ny + dz * nz
+        rho = _hypot(hu, hn)
+        if rho <= near or rho < abs(lateral) - near:
+            return None
+        u = (rho - lateral) * (rho + lateral)
+        u = _sqrt(u) if u > 0.0 else 0.0
+        yaw = d0 * _atan2(lateral * hu - u * hn, u * hu + lateral * hn)
+        if not c0:
+            yaw = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
+            if yaw is None:
+                return None
+        elif previous is not None:
+            yaw = p0 + _remainder(yaw - p0, _TAU)
+        du = u - su
+        dv = dx * wx + dy * wy + dz * wz - sv
+        previous_q = None if previous is None else (z1 + d1 * p1, z2 + d2 * p2)
+        if elbow == 'nearest':
+            elbow = _branch_of(previous_q)
+        if wanted != self._wanted[0]:
+            self._wanted = (wanted, _cos(wanted), _sin(wanted))
+        _, cos_wanted, sin_wanted = self._wanted
+        wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
+        sol = solve(wu, wv, l1, l2, elbow, pair_limits, False,
+                    previous_q if pair_limits is not None or wu == wv == 0.0 else None)
+        # (Without limits the pose is on the asked branch: see _pose_at.)
+        if sol[2] is not _REACHED or pair_limits is not None and not _on_side(sol[1], elbow):
+            return None
+        q1, q2 = sol[0], sol[1]
+        pitch = d3 * (wanted - beta - q1 - q2)
+        if not c3:
+            pitch = fit_reading(pitch, lower[3], upper[3], None if previous is None else p3)
+            if pitch is None:
+                return None
+        elif previous is not None:
+            pitch = p3 + _remainder(pitch - p3, _TAU)
+        elif not -_PI <= pitch <= _PI:
+            pitch = _wrap(pitch)
+        r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
+        if previous is not None:
+            if c1:
+                r1 = p1 + _remainder(r1 - p1, _TAU)
+            if c2:
+                r2 = p2 + _remainder(r2 - p2, _TAU)
+        readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
+        wrapped = _remainder(wanted, _TAU)
+        if wrapped == -_PI:
+            wrapped = _PI
+        return _tuple_new(DesktopSolution, (
+            readings, _STATUS_REACHED, True, (x, y, z), 0.0, elbow, wrapped, wrapped, 0.0,
+            _hypot(du, dv), _NAN))
+
+    # -- one target ------------------------------------------------------------------------
+
+    def solve(self, x: float, y: float, z: float, previous: Optional[Sequence[float]] = None,
+              approach_pitch: float = 0.0,
+              orientation: Optional[Sequence[float]] = None) -> DesktopSolution:
+        """Solve one target.
+
+        Parameters
+        ----------
+        x, y, z : float
+            Target tool point in the arm's base frame, m.
+        previous : sequence of N float, optional
+            The last commanded readings, rad: the roll held, the yaw kept for a target on the
+            yaw axis, ties of pitch, the ``'nearest'`` elbow, whole turns (nearest them).
+        approach_pitch : float
+            Preferred approach pitch, rad (position only).
+        orientation : sequence of 4 float, optional
+            The target's orientation of the tip frame, a quaternion (x, y, z, w): its pitch and
+            roll about the arm's own axes are commanded (for an arm with a pitch joint), its
+            extra yaw (and, without a roll joint, its roll) dropped and measured in
+            ``orientation_error``.
+
+        Returns
+        -------
+        DesktopSolution
+            When the target cannot be reached, the closest pose defined as follows (in the ideal
+            arm): beyond reach, the arm stretched toward the target in its plane (tool point on
+            the line from the shoulder); inside the inner hole, folded toward it (or, for a tool
+            longer than the pair, the wrist stretched away with the tool pointing at it); past
+            a limit, the pose at the wanted pitch whose wrist point is the two-bone solver's
+            closest in limits, the pitch joint on its nearer limit if needed; a yaw past its
+            limit stops on the nearer one, the target projected onto that plane; a target
+            nearer the yaw axis than the arm's plane turns the plane to pass nearest it.
+
+        Raises
+        ------
+        IkInputError
+            If a coordinate is NaN, infinite or beyond 1e100 m, ``previous`` is not N finite
+            readings, or ``orientation`` is not a rotation quaternion.
+        """
+        if orientation is None and self._fast is not None:
+            solution = self._solve_fast(x, y, z, previous, approach_pitch)
+            if solution is not None:
+                return solution
+        return self.solve_general(x, y, z, previous, approach_pitch, orientation)
+
+    def solve_general(self, x: float, y: float, z: float,
+                      previous: Optional[Sequence[float]] = None, approach_pitch: float = 0.0,
+                      orientation: Optional[Sequence[float]] = None) -> DesktopSolution:
+        """:meth:`solve` without its fast path (the same result; for tests)."""
+        for name, value in (('x', x), ('y', y), ('z', z), ('approach_pitch', approach_pitch)):
+            if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+                raise IkInputError(f'{name} must be finite and within 1e100, got {value!r}')
+        if previous is not None:
+            previous = self._checked_previous(previous)
+        rotation = None if orientation is None else quaternion_rotation(orientation)
+        roll, roll_clamped, wanted, tool = self._wrist(x, y, z, previous, approach_pitch,
+                                                       rotation)
+        facing = self._face(x, y, z, tool.lateral, previous)
+        su, sv = self.arm.shoulder
+        du, dv = facing.u - su, facing.v - sv
+        plane = self._plane(du, dv, tool, wanted, previous, rotation is not None)
+        if plane.status in _BEYOND and facing.status is None and self._reaches_back(
+                facing, tool, wanted, previous, rotation is not None):
+            plane = plane._replace(status=DesktopStatus.JOINT_LIMITED)
+        return self._finish(x, y, z, previous, facing, plane, roll, tool, du, dv, rotation,
+                            roll_clamped, wanted)
+
+    def _reaches_back(self, facing, tool, wanted, previous, oriented) -> bool:
+        """Whether the other yaw, reaching back over the yaw axis, would reach the target.
+
+        Its plane holds the target at -u; the yaw must fit its limits.
+        """
+        arm = self.arm
+        if not arm.has_yaw:
+            return False
+        # The faced yaw turned so the target goes from +u to -u at the same offset.
+        lateral = tool.lateral
+        back = facing.yaw + math.pi - 2.0 * math.atan2(lateral, facing.u)
+        if fit_reading(arm.directions[0] * back, arm.lower_limits[0], arm.upper_limits[0],
+                       None) is None:
+            return False
+        su, sv = arm.shoulder
+        plane = self._plane(-facing.u - su, facing.v - sv, tool, wanted, previous, oriented)
+        return plane.status in ON_TARGET
+
+    def solve_batch(self, targets, previous=None, approach_pitch=0.0, orientations=None):
+        """Solve many targets at once; see :func:`two_bone_ik.solver.desktop_batch.solve_batch`."""
+        return _solve_batch(self, targets, previous, approach_pitch, orientations)
+
+    def _checked_previous(self, previous) -> Tuple[float, ...]:
+        try:
+            values = tuple(float(v) for v in previous)
+        except (TypeError, ValueError):
+            raise IkInputError(f'previous must be {self.arm.joint_count} readings, got '
+                               f'{previous!r}') from None
+        if len(values) != self.arm.joint_count or not all(map(math.isfinite, values)):
+            raise IkInputError(f'previous must be {self.arm.joint_count} finite readings, got '
+                               f'{list(values)!r}')
+        return values
+
+    def _tool(self, roll: float) -> ToolAtRoll:
+        cached_roll, tool = self._tool_cache
+        if cached_roll != roll:
+            tool = self.arm.tool_at(roll)
+            self._tool_cache = (roll, tool)
+        return tool
+
+    def _wrist(self, x, y, z, previous, approach_pitch, rotation):
+        """Return the roll reading (and whether a limit stopped it), the wanted pitch, the tool."""
+        arm = self.arm
+        index = self._indices[4]
+        roll, clamped = 0.0, False
+        if index is not None:
+            held = 0.0 if previous is None else previous[index]
+            roll, _ = fit_or_clamp(held, arm.lower_limits[index], arm.upper_limits[index], held)
+        tool = self._tool(roll)
+        if rotation is None or not arm.has_pitch:
+            return roll, False, approach_pitch, tool
+        hint = self._face(x, y, z, tool.lateral, previous).yaw
+        split = split_orientation(arm, rotation, hint)
+        if index is not None:
+            reference = None if previous is None else previous[index]
+            roll, clamped = fit_or_clamp(split.roll, arm.lower_limits[index],
+                                         arm.upper_limits[index], reference)
+            tool = self._tool(roll)
+        wanted = math.remainder(split.pitch_sum + sum(arm.zero_angles) + tool.beta, _TAU)
+        return roll, clamped, wanted, tool
+
+    # -- the yaw ---------------------------------------------------------------------------
+
+    def _face(self, x, y, z, lateral, previous) -> _Facing:
+        """Turn the arm's plane onto the target (see the class docstring)."""
+        arm = self.arm
+        o, f, w, n = arm.origin, arm.forward, arm.up, arm.normal
+        dx, dy, dz = x - o[0], y - o[1], z - o[2]
+        hu = dx * f[0] + dy * f[1] + dz * f[2]
+        h = dx * w[0] + dy * w[1] + dz * w[2]
+        hn = dx * n[0] + dy * n[1] + dz * n[2]
+        if not arm.has_yaw:
+            return _Facing(None, 0.0, hu, h, hn - lateral, None)
+        direction = arm.directions[0]
+        lower, upper = arm.lower_limits[0], arm.upper_limits[0]
+        near = 1e-3 * self._on_target
+        rho = math.hypot(hu, hn)
+        if rho <= near:
+            yaw = 0.0 if previous is None else direction * previous[0]
+            c, s = math.cos(yaw), math.sin(yaw)
+            u, off = hu * c - hn * s, hu * s + hn * c - lateral
+        elif rho >= abs(lateral) - near:
+            # The yaw turning (hu, hn) onto (u, lateral): one rotation, one atan2.
+            u, off = math.sqrt(max(0.0, (rho - lateral) * (rho + lateral))), 0.0
+            yaw = math.atan2(lateral * hu - u * hn, u * hu + lateral * hn)
+        else:
+            yaw = math.copysign(0.5 * math.pi, lateral) - math.atan2(hn, hu)
+            u, off = 0.0, math.copysign(rho, lateral) - lateral
+        status = DesktopStatus.INSIDE_INNER if abs(off) > self._on_target else None
+        reading, clamped = fit_or_clamp(direction * yaw, lower, upper,
+                                        None if previous is None else previous[0])
+        if clamped:
+            yaw = direction * reading
+            c, s = math.cos(yaw), math.sin(yaw)
+            u, off = hu * c - hn * s, hu * s + hn * c - lateral
+            status = DesktopStatus.JOINT_LIMITED
+        return _Facing(reading, yaw, u, h, off, status)
+
+    # -- the plane -------------------------------------------------------------------------
+
+    def _previous_pair(self, previous):
+        if previous is None:
+            return None
+        _, i1, i2, _, _ = self._indices
+        (z1, z2), d = self.arm.zero_angles, self.arm.directions
+        return (z1 + d[i1] * previous[i1], z2 + d[i2] * previous[i2])
+
+    def _plane(self, du, dv, tool, wanted, previous, oriented) -> _Plane:
+        """Return the pair and the pitch for a target at (du, dv) from the shoulder (m)."""
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        previous_q = self._previous_pair(previous)
+        if not arm.has_pitch:
+            sol = solve(du, dv, l1, l2, self.elbow, self._pair_limits, self.allow_elbow_flip,
+                        previous_q)
+            return _Plane(sol.q1, sol.q2, None, DesktopStatus(sol.status), sol.elbow, _NAN,
+                          sol.tip[0], sol.tip[1])
+        i3 = self._indices[3]
+        previous_pitch = None if previous is None else previous[i3]
+        preferred = self._preferred(previous_q)
+        pose = self._pose_at(du, dv, tool, wanted, preferred, previous_q, previous_pitch)
+        if pose is not None:
+            return _Plane(*pose, DesktopStatus.REACHED, preferred, _pitch_angle(wanted), du, dv)
+        found = self._search(du, dv, tool, wanted, preferred, previous, previous_q)
+        if found is None:
+            return self._closest(du, dv, tool, wanted, preferred, previous_q, previous_pitch)
+        phi, branch, (q1, q2, pitch) = found
+        status = DesktopStatus.REACHED if branch == preferred else DesktopStatus.ELBOW_FLIPPED
+        if oriented and abs(math.remainder(phi - wanted, _TAU)) > PITCH_TOLERANCE:
+            status = DesktopStatus.APPROACH_ADJUSTED
+        return _Plane(q1, q2, pitch, status, branch, phi, du, dv)
+
+    def _preferred(self, previous_q) -> str:
+        """Return the preferred elbow branch: the configured one; 'nearest': the last command's."""
+        if self.elbow != 'nearest':
+            return self.elbow
+        return _branch_of(previous_q)
+
+    def _pose_at(self, du, dv, tool, phi, branch, previous_q, previous_pitch):
+        """(q1, q2, pitch reading) reaching the target at pitch ``phi`` on a branch, or None."""
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        l3 = tool.length
+        wu, wv = du - l3 * math.cos(phi), dv - l3 * math.sin(phi)
+        limits = self._pair_limits
+        # The last command matters to solve only with limits (whole turns) or at the origin.
+        sol = solve(wu, wv, l1, l2, branch, limits, False,
+                    previous_q if limits is not None or wu == wv == 0.0 else None)
+        # (When no pose on the requested side fits the limits, solve may return an exact one
+        # on the other side as REACHED: that is not this branch's.)
+        if sol.status is not _REACHED or limits is not None and not _on_side(sol.q2, branch):
+            return None
+        i3 = self._indices[3]
+        pitch = fit_reading(arm.directions[i3] * (phi - tool.beta - sol.q1 - sol.q2),
+                            arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
+        return None if pitch is None else (sol.q1, sol.q2, pitch)
+
+    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
+        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
+        arm = self.arm
+        i3 = self._indices[3]
+        previous_pitch = None if previous is None else previous[i3]
+        branches = (preferred, _OTHER[preferred]) if self.allow_elbow_flip else (preferred,)
+        candidates = [wanted] + pitch_boundaries(du, dv, tool.length, tool.beta,
+                                                 *arm.link_lengths, self._circles,
+                                                 self._pitch_angles)
+        candidates.sort(key=lambda phi: abs(math.remainder(phi - wanted, _TAU)))
+        found: List[tuple] = []
+        for phi in candidates:
+            distance = abs(math.remainder(phi - wanted, _TAU))
+            if found and distance > found[0][0] + TIE_TOLERANCE:
+                break
+            for branch in branches:
+                pose = self._pose_at(du, dv, tool, phi, branch, previous_q, previous_pitch)
+                if pose is not None:
+                    found.append((distance, phi, branch, pose))
+                    break
+        if not found:
+            return None
+        if len(found) > 1:
+            reference = self._commanded_pitch(previous, tool) if previous is not None else None
+            found.sort(key=lambda item: _tie_key(item, wanted, reference, branches))
+        _, phi, branch, pose = found[0]
+        return _pitch_angle(phi), branch, pose
+
+    def _commanded_pitch(self, previous, tool) -> float:
+        """Return the approach pitch of the previous readings, rad."""
+        q1, q2 = self._previous_pair(previous)
+        i3 = self._indices[3]
+        return q1 + q2 + self.arm.directions[i3] * previous[i3] + tool.beta
+
+    def _closest(self, du, dv, tool, wanted, preferred, previous_q, previous_pitch) -> _Plane:
+        """Return the closest pose for a target no feasible pitch reaches (see :meth:`solve`)."""
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        l3 = tool.length
+        distance = math.hypot(du, dv)
+        toward = math.atan2(dv, du)
+        if distance > l1 + l2 + l3:
+            status, phi = DesktopStatus.OUT_OF_REACH, toward
+        elif distance < abs(l1 - l2) - l3:
+            status, phi = DesktopStatus.INSIDE_INNER, toward + math.pi
+        elif distance < l3 - l1 - l2:
+            status, phi = DesktopStatus.INSIDE_INNER, toward
+        else:
+            status, phi = DesktopStatus.JOINT_LIMITED, wanted
+        sol = solve(du - l3 * math.cos(phi), dv - l3 * math.sin(phi), l1, l2, preferred,
+                    self._pair_limits, self.allow_elbow_flip, previous_q)
+        i3 = self._indices[3]
+        pitch, clamped = fit_or_clamp(arm.directions[i3] * (phi - tool.beta - sol.q1 - sol.q2),
+                                      arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
+        if clamped or sol.status is IkStatus.JOINT_LIMITED:
+            status = DesktopStatus.JOINT_LIMITED
+        phi = sol.q1 + sol.q2 + arm.directions[i3] * pitch + tool.beta
+        tool_u = l1 * math.cos(sol.q1) + l2 * math.cos(sol.q1 + sol.q2) + l3 * math.cos(phi)
+        tool_v = l1 * math.sin(sol.q1) + l2 * math.sin(sol.q1 + sol.q2) + l3 * math.sin(phi)
+        return _Plane(sol.q1, sol.q2, pitch, status, sol.elbow, _pitch_angle(phi),
+                      tool_u, tool_v)
+
+    # -- the result ------------------------------------------------------------------------
+
+    def _readings(self, facing, plane, roll, previous) -> List[float]:
+        arm = self.arm
+        yaw_index, i1, i2, i3, i4 = self._indices
+        (z1, z2), d = arm.zero_angles, arm.directions
+        readings = [0.0] * arm.joint_count
+        if yaw_index is not None:
+            readings[yaw_index] = facing.reading
+        for index, zero, q in ((i1, z1, plane.q1), (i2, z2, plane.q2)):
+            reading = d[index] * (q - zero)
+            if previous is not None and self._continuous[index]:
+                # A continuous joint goes the short way from its last command, never unwinding.
+                reading = previous[index] + math.remainder(reading - previous[index], _TAU)
+            readings[index] = reading
+        if i3 is not None:
+            readings[i3] = plane.pitch
+        if i4 is not None:
+            readings[i4] = roll
+        return readings
+
+    def _finish(self, x, y, z, previous, facing, plane, roll, tool, du, dv, rotation,
+                roll_clamped, wanted) -> DesktopSolution:
+        arm = self.arm
+        readings = self._readings(facing, plane, roll, previous)
+        off = facing.off
+        in_plane = math.hypot(plane.tool_u - du, plane.tool_v - dv)
+        error = in_plane if off == 0.0 else math.hypot(in_plane, off)
+        reachable = plane.status in ON_TARGET and error <= self._on_target
+        status = self._status(plane.status, facing, roll_clamped)
+        su, sv = arm.shoulder
+        tool_point = (x, y, z) if error == 0.0 else arm.to_world(
+            facing.yaw, plane.tool_u + su, plane.tool_v + sv, tool.lateral)
+        pose = None
+        if not arm.exact and error <= 4.0 * arm.model_error + self._on_target and \
+                facing.status is not DesktopStatus.JOINT_LIMITED:
+            # The ideal arm misses the real one by up to its model error: Newton steps on the
+            # real chain put the tool point on the target, or leave the ideal pose.
+            solved = plane.status in ON_TARGET
+            if solved or (status in _CLOSEST and not roll_clamped):
+                corrected = self._correct(readings, (x, y, z), NEWTON_STEPS if solved
+                                          else NEWTON_STEPS_NEAR_SINGULAR,
+                                          self._unknowns(rotation is not None))
+                if corrected[2] <= self._on_target and self._small(readings, corrected[0]):
+                    readings, tool_point, error, pose, _ = corrected
+                    reachable = True
+                    status = (self._status(plane.status, facing._replace(off=0.0, status=None),
+                                           roll_clamped) if solved else
+                              self._reached_status(plane, previous, wanted, rotation is not None))
+                elif solved:
+                    # The ideal pose stands, its miss measured on the real chain.
+                    pose = chain_pose(arm.segments, arm.tail, readings)
+                    tool_point, error = pose.position, math.dist(pose.position, (x, y, z))
+                    reachable = False
+                    status = (DesktopStatus.JOINT_LIMITED if self._on_a_limit(readings)
+                              else _missed(arm, status))
+        orientation_error = _NAN
+        if rotation is not None:
+            if pose is None:
+                pose = chain_pose(arm.segments, arm.tail, readings)
+            orientation_error = rotation_angle(multiply(transpose(rotation), pose.rotation))
+        return DesktopSolution(tuple(readings), status, reachable, tool_point, error,
+                               plane.elbow, plane.phi,
+                               _pitch_angle(wanted) if arm.has_pitch else _NAN, off,
+                               math.hypot(du, dv), orientation_error)
+
+    def _on_a_limit(self, readings) -> bool:
+        """Whether a joint the correction moves is on one of its limits."""
+        lower, upper = self.arm.lower_limits, self.arm.upper_limits
+        return any(abs(readings[i] - lower[i]) <= 1e-9 or abs(readings[i] - upper[i]) <= 1e-9
+                   for i in self._newton_joints)
+
+    def _small(self, readings, corrected) -> bool:
+        """Return whether a correction moved each joint no more than the model error explains."""
+        return all(abs(a - b) <= self._step_bound for a, b in zip(readings, corrected))
+
+    def _status(self, status, facing, roll_clamped) -> DesktopStatus:
+        """Return the plane's status, overridden by the yaw's, the plane's offset and the roll."""
+        off = facing.off
+        if facing.status is not None:
+            if status in ON_TARGET or facing.status is DesktopStatus.JOINT_LIMITED:
+                status = facing.status
+        elif not self.arm.has_yaw and not -self._on_target <= off <= self._on_target:
+            if status in ON_TARGET or not (-self.out_of_plane_tolerance <= off
+                                           <= self.out_of_plane_tolerance):
+                status = DesktopStatus.OFF_PLANE
+        if roll_clamped and status in ON_TARGET:
+            status = DesktopStatus.JOINT_LIMITED
+        return status
+
+    def _reached_status(self, plane, previous, wanted, oriented) -> DesktopStatus:
+        """Return the status of a closest pose the correction put on the target."""
+        if oriented and abs(math.remainder(plane.phi - wanted, _TAU)) > PITCH_TOLERANCE:
+            return DesktopStatus.APPROACH_ADJUSTED
+        if self.arm.has_pitch and plane.elbow != self._preferred(self._previous_pair(previous)):
+            return DesktopStatus.ELBOW_FLIPPED
+        return DesktopStatus.REACHED
+
+    def _unknowns(self, oriented: bool):
+        """Return what the correction moves: per unknown, its joint and the readings it turns.
+
+        Position only: the yaw, the pair and the pitch, each alone. With an orientation (and a
+        yaw): the yaw and the pair, the pitch joint turning back what the pair turns so that
+        the split's pitch ``d1 r1 + d2 r2 + d3 r3`` stays as asked.
+        """
+        return self._held_moves if oriented else self._free_moves
+
+    def _correct(self, readings, target, steps, moves):
+        """Newton steps on the real chain until the tool point is on the target.
+
+        A joint that a step takes past its limit stays on the limit and, while four unknowns
+        move, leaves them: on such a boundary the exact pitch is a hair off the ideal one.
+        """
+        arm = self.arm
+        readings = list(readings)
+        moves = list(moves)
+        limited = False
+        best = None
+        for _ in range(steps):
+            pose = chain_pose(arm.segments, arm.tail, readings)
+            error = (target[0] - pose.position[0], target[1] - pose.position[1],
+                     target[2] - pose.position[2])
+            size = math.sqrt(error[0] ** 2 + error[1] ** 2 + error[2] ** 2)
+            if best is None or size < best[0]:
+                best = (size, tuple(readings), pose)
+            if size <= 1e-4 * self._on_target:
+                break
+            step = _newton_step(_move_columns(pose, moves), error)
+            if step is None:
+                break
+            largest = max(abs(delta) for delta in step)
+            if largest > self._step_bound:  # a trust region: near a fold Newton wanders
+                step = tuple(delta * (self._step_bound / largest) for delta in step)
+            turned = {}
+            for (_, turns), delta in zip(moves, step):
+                for index, factor in turns:
+                    turned[index] = turned.get(index, 0.0) + factor * delta
+            for index in sorted(turned):
+                moved = readings[index] + turned[index]
+                readings[index], clamped = fit_or_clamp(moved, arm.lower_limits[index],
+                                                        arm.upper_limits[index], moved)
+                limited = limited or clamped
+                if clamped and len(moves) > 3:
+                    # The least-norm step needs three unknowns; this one stays on its limit.
+                    moves = [m for m in moves if m[0] != index]
+        size, readings, pose = best
+        return readings, pose.position, size, pose, limited
+
+
+def _move_columns(pose, moves):
+    """d(tool)/d(unknown) for unknowns that turn several joints, m/rad."""
+    joints = sorted({index for _, turns in moves for index, _ in turns})
+    column = dict(zip(joints, jacobian_columns(pose, joints)))
+    return tuple(tuple(sum(factor * column[index][k] for index, factor in turns)
+                       for k in range(3)) for _, turns in moves)
+
+
+_OTHER = {'up': 'down', 'down': 'up'}
+#: Statuses of a target beyond the facing plane's reach (the other yaw may reach it).
+_BEYOND = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER})
+#: Statuses of a closest pose (whose target the correction may still reach).
+_CLOSEST = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER,
+                      DesktopStatus.JOINT_LIMITED})
+_STATUS_REACHED = DesktopStatus.REACHED
+
+
+def _pitch_angle(phi: float) -> float:
+    """``phi`` by whole turns into (-pi, pi], rad."""
+    wrapped = math.remainder(phi, _TAU)
+    return math.pi if wrapped == -math.pi else wrapped
+
+
+def _branch_of(previous_q) -> str:
+    """Return the last command's elbow side (solver angles): down when q2 wraps into (0, pi)."""
+    if previous_q is not None and 0.0 < math.remainder(previous_q[1], _TAU) < math.pi:
+        return 'down'
+    return 'up'
+
+
+def _on_side(q2: float, branch: str) -> bool:
+    """Return whether a pose with elbow angle q2 (rad) is on the branch.
+
+    A straight or folded one (to 1e-6 rad: its sign is rounding) is on both.
+    """
+    wrapped = math.remainder(q2, _TAU)
+    if abs(wrapped) <= SIDE_TOLERANCE or math.pi - abs(wrapped) <= SIDE_TOLERANCE:
+        return True
+    return (wrapped < 0.0) == (branch == 'up')
+
+
+def _tie_key(item, wanted, reference, branches):
+    """Sort key among equally near feasible pitches: nearest the last command, else above."""
+    _, phi, branch, _ = item
+    if reference is not None:
+        return (abs(math.remainder(phi - reference, _TAU)), branches.index(branch))
+    return (-math.remainder(phi - wanted, _TAU), branches.index(branch))
+
+
+def _missed(arm: DesktopArm, status: DesktopStatus) -> DesktopStatus:
+    """Return the status of a target the ideal arm reaches and the real one (axes off) misses."""
+    if not arm.has_yaw:
+        return DesktopStatus.OFF_PLANE
+    return DesktopStatus.OUT_OF_REACH
+
+
+def _newton_step(columns, error):
+    """Return the least-norm Newton step ``J^T (J J^T)^-1 e`` (rad), or None if singular.
+
+    ``columns`` are d(tool)/d(reading) of three or four unknowns (m/rad), ``error`` the tool's
+    error ``e`` (m).
+    """
+    a = [[sum(c[i] * c[j] for c in columns) for j in range(3)] for i in range(3)]
+    det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+           - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+           + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+    scale = (a[0][0] + a[1][1] + a[2][2]) / 3.0
+    if not det > 1e-24 * scale ** 3:
+        return None
+    e0, e1, e2 = error
+    y = ((e0 * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (e1 * a[2][2] - a[1][2] * e2)
+          + a[0][2] * (e1 * a[2][1] - a[1][1] * e2)) / det,
+         (a[0][0] * (e1 * a[2][2] - a[1][2] * e2) - e0 * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+          + a[0][2] * (a[1][0] * e2 - e1 * a[2][0])) / det,
+         (a[0][0] * (a[1][1] * e2 - e1 * a[2][1]) - a[0][1] * (a[1][0] * e2 - e1 * a[2][0])
+          + e0 * (a[1][0] * a[2][1] - a[1][1] * a[2][0])) / det)
+    return tuple(c[0] * y[0] + c[1] * y[1] + c[2] * y[2] for c in columns)

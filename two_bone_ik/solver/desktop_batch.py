@@ -1,0 +1,573 @@
+"""The desktop solver over many targets at once: the batch twin of ``DesktopSolver.solve``.
+
+Row ``i`` of :func:`solve_batch` equals ``solver.solve`` on target ``i`` (to rounding): the same
+steps in the same order on numpy arrays. The roll, the orientation split and the yaw are
+element-wise; the pair and the pitch check go through :func:`two_bone_ik.solver.solve_batch`
+(the wanted pitch for every row first, then every boundary candidate of the rows that need the
+search, on both elbow branches, in two calls); the Newton correction steps all rows that need it
+together.
+"""
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve_batch as pair_batch
+from two_bone_ik.solver.chain_kinematics import chain_poses, rotations_about
+from two_bone_ik.solver.desktop_pitch import pitch_boundaries_array
+from two_bone_ik.solver.desktop_results import (
+    DesktopBatchSolution, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET, PITCH_TOLERANCE,
+    SIDE_TOLERANCE, TIE_TOLERANCE)
+from two_bone_ik.solver.reading_turns import fit_readings
+
+_TAU = 2.0 * math.pi
+_REACHED = int(IkStatus.REACHED)
+_JOINT_LIMITED = int(IkStatus.JOINT_LIMITED)
+_S_REACHED, _S_OUT, _S_INSIDE, _S_LIMITED, _S_FLIPPED, _S_OFF, _S_ADJUSTED = 0, 1, 2, 3, 4, 10, 14
+
+
+def _remainders(values):
+    return values - _TAU * np.round(values / _TAU)
+
+
+def _pitch_angles(values):
+    """Approach pitches into (-pi, pi], rad."""
+    wrapped = _remainders(values)
+    return np.where(wrapped == -math.pi, math.pi, wrapped)
+
+
+def _checked(solver, targets, previous, approach_pitch, orientations):
+    targets = np.asarray(targets, dtype=float)
+    if targets.ndim != 2 or targets.shape[1] != 3:
+        raise IkInputError(f'targets must have shape (n, 3), got {targets.shape}')
+    count = targets.shape[0]
+    if targets.size and not (np.abs(targets) <= MAX_MAGNITUDE).all():
+        row, col = np.argwhere(~(np.abs(targets) <= MAX_MAGNITUDE))[0]
+        raise IkInputError(f'targets[{row}, {col}] must be finite and within 1e100, got '
+                           f'{float(targets[row, col])!r}')
+    joints = solver.arm.joint_count
+    if previous is not None:
+        previous = np.asarray(previous, dtype=float)
+        if previous.shape != (count, joints) or not np.isfinite(previous).all():
+            raise IkInputError(f'previous must be finite readings of shape ({count}, {joints})')
+    wanted = np.broadcast_to(np.asarray(approach_pitch, dtype=float), (count,)).copy()
+    if not (np.abs(wanted) <= MAX_MAGNITUDE).all():
+        raise IkInputError('approach_pitch must be finite')
+    rotations = None
+    if orientations is not None:
+        q = np.asarray(orientations, dtype=float)
+        norm = np.linalg.norm(q, axis=1) if q.ndim == 2 and q.shape == (count, 4) else None
+        if norm is None or not (np.isfinite(norm) & (norm >= 1e-9)).all():
+            raise IkInputError(f'orientations must be {count} rotation quaternions (x, y, z, w)')
+        x, y, z, w = (q / norm[:, None]).T
+        rotations = np.stack((
+            1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+            2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)),
+            axis=1).reshape(count, 3, 3)
+    return targets, previous, wanted, rotations
+
+
+def _tool(arm, roll):
+    (a, b, c) = (np.asarray(v) for v in arm.tool)
+    t = a + np.cos(roll)[:, None] * b + np.sin(roll)[:, None] * c
+    z1, z2 = arm.zero_angles
+    return np.hypot(t[:, 0], t[:, 1]), np.arctan2(t[:, 1], t[:, 0]) - z1 - z2, \
+        arm.wrist_lateral + t[:, 2]
+
+
+def _split(arm, rotations, yaw_hint):
+    """Batch twin of :func:`two_bone_ik.solver.desktop_model.split_orientation`."""
+    f, w, n, a = (np.asarray(v) for v in (arm.forward, arm.up, arm.normal, arm.roll_axis))
+    m = rotations @ np.asarray(arm.tip_rotation).reshape(3, 3).T
+    v = m @ a
+    vf, vw, vn = v @ f, v @ w, v @ n
+    horizontal = np.hypot(vf, vn)
+    level = horizontal <= 1e-12
+    yaw = np.where(level, yaw_hint, np.arctan2(-vn, vf))
+    elevation = np.where(level, np.copysign(0.5 * math.pi, vw), np.arctan2(vw, horizontal))
+    back = ~level & (np.abs(_remainders(yaw - yaw_hint)) > 0.5 * math.pi)
+    yaw = np.where(back, _remainders(yaw + math.pi), yaw)
+    elevation = np.where(back, _remainders(math.pi - elevation), elevation)
+    pitch_sum = elevation - math.atan2(float(a @ w), float(a @ f))
+    rest = rotations_about(tuple(n), -pitch_sum) @ rotations_about(tuple(w), -yaw) @ m
+    x = rest @ n
+    return yaw, pitch_sum, np.arctan2(x @ np.cross(a, n), x @ n)
+
+
+def _wrist(solver, targets, previous, wanted, rotations):
+    """Return the rolls, whether a limit stopped each, wanted pitches and tool arrays."""
+    arm = solver.arm
+    count = targets.shape[0]
+    index = arm.indices[4]
+    roll = np.zeros(count)
+    clamped = np.zeros(count, dtype=bool)
+    if index is not None:
+        held = np.zeros(count) if previous is None else previous[:, index]
+        roll, _ = fit_readings(held, arm.lower_limits[index], arm.upper_limits[index], held)
+    tool = _tool(arm, roll)
+    if rotations is None or not arm.has_pitch:
+        return roll, clamped, wanted, tool
+    hint = _face(solver, targets, tool[2], previous)[1]
+    yaw, pitch_sum, split_roll = _split(arm, rotations, hint)
+    if index is not None:
+        reference = None if previous is None else previous[:, index]
+        roll, clamped = fit_readings(split_roll, arm.lower_limits[index],
+                                     arm.upper_limits[index], reference)
+        tool = _tool(arm, roll)
+    wanted = _remainders(pitch_sum + sum(arm.zero_angles) + tool[1])
+    return roll, clamped, wanted, tool
+
+
+def _face(solver, targets, lateral, previous):
+    """(yaw reading, yaw, u, v, off, status or -1) per row: batch twin of ``_face``."""
+    arm = solver.arm
+    d = targets - np.asarray(arm.origin)
+    hu, h, hn = d @ np.asarray(arm.forward), d @ np.asarray(arm.up), d @ np.asarray(arm.normal)
+    count = targets.shape[0]
+    status = np.full(count, -1, dtype=np.int8)
+    if not arm.has_yaw:
+        return None, np.zeros(count), hu, h, hn - lateral, status
+    direction = arm.directions[0]
+    lower, upper = arm.lower_limits[0], arm.upper_limits[0]
+    near = 1e-3 * solver._on_target
+    rho = np.hypot(hu, hn)
+    theta = np.arctan2(hn, hu)
+    on_axis = rho <= near
+    faced = ~on_axis & (rho >= np.abs(lateral) - near)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        yaw = np.where(faced, np.arcsin(np.clip(lateral / rho, -1.0, 1.0)) - theta,
+                       np.copysign(0.5 * math.pi, lateral) - theta)
+    kept = 0.0 if previous is None else direction * previous[:, 0]
+    yaw = np.where(on_axis, kept, yaw)
+    u = np.where(faced, np.sqrt(np.maximum(0.0, (rho - lateral) * (rho + lateral))), 0.0)
+    off = np.where(faced, 0.0, np.copysign(rho, lateral) - lateral)
+    if on_axis.any():
+        c, s = np.cos(yaw), np.sin(yaw)
+        u = np.where(on_axis, hu * c - hn * s, u)
+        off = np.where(on_axis, hu * s + hn * c - lateral, off)
+    status[np.abs(off) > solver._on_target] = _S_INSIDE
+    reference = None if previous is None else previous[:, 0]
+    reading, clamped = fit_readings(direction * yaw, lower, upper, reference)
+    if clamped.any():
+        yaw = np.where(clamped, direction * reading, yaw)
+        c, s = np.cos(yaw), np.sin(yaw)
+        u = np.where(clamped, hu * c - hn * s, u)
+        off = np.where(clamped, hu * s + hn * c - lateral, off)
+        status[clamped] = _S_LIMITED
+    return reading, yaw, u, h, off, status
+
+
+def _previous_pair(solver, previous):
+    if previous is None:
+        return None
+    _, i1, i2, _, _ = solver.arm.indices
+    (z1, z2), d = solver.arm.zero_angles, solver.arm.directions
+    return np.stack((z1 + d[i1] * previous[:, i1], z2 + d[i2] * previous[:, i2]), axis=1)
+
+
+def _pitch_readings(solver, phi, beta, q1, q2, previous, rows=None):
+    """Pitch readings of poses at approach pitch phi (rad), and where they do not fit."""
+    arm = solver.arm
+    i3 = arm.indices[3]
+    reference = None if previous is None else previous[rows, i3] if rows is not None else \
+        previous[:, i3]
+    return fit_readings(arm.directions[i3] * (phi - beta - q1 - q2), arm.lower_limits[i3],
+                        arm.upper_limits[i3], reference)
+
+
+def _preferred_up(solver, previous_q, count):
+    """Return True where the preferred elbow branch is up (batch twin of ``_preferred``)."""
+    if solver.elbow != 'nearest':
+        return np.full(count, solver.elbow == 'up')
+    if previous_q is None:
+        return np.ones(count, dtype=bool)
+    wrapped = _remainders(previous_q[:, 1])
+    return ~((0.0 < wrapped) & (wrapped < math.pi))
+
+
+def _pose_up(q2, requested_up):
+    """Return the elbow branch of poses: q2's side, the requested one when straight or folded."""
+    wrapped = _remainders(q2)
+    bent = (wrapped != 0.0) & (np.abs(wrapped) < math.pi)
+    return np.where(bent, wrapped < 0.0, requested_up)
+
+
+class _Plane(NamedTuple):
+    q1: np.ndarray
+    q2: np.ndarray
+    pitch: np.ndarray
+    status: np.ndarray
+    phi: np.ndarray
+    tool_u: np.ndarray
+    tool_v: np.ndarray
+    up: np.ndarray  # the elbow branch of each pose
+    preferred_up: np.ndarray
+
+
+def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
+    """Batch twin of ``DesktopSolver._plane``."""
+    arm = solver.arm
+    l1, l2 = arm.link_lengths
+    previous_q = _previous_pair(solver, previous)
+    count = du.shape[0]
+    if not arm.has_pitch:
+        sol = pair_batch(np.stack((du, dv), axis=1), l1, l2, solver.elbow, solver._pair_limits,
+                         solver.allow_elbow_flip, previous_q)
+        preferred_up = np.full(count, solver.elbow != 'down')
+        return _Plane(sol.q[:, 0], sol.q[:, 1], np.full(count, np.nan), sol.status.copy(),
+                      np.full(count, np.nan), sol.tip[:, 0], sol.tip[:, 1],
+                      _pose_up(sol.q[:, 1], preferred_up), preferred_up)
+    preferred_up = _preferred_up(solver, previous_q, count)
+    rows = np.arange(count)
+    poses = _candidate_poses(solver, du, dv, tool[0], tool[1], wanted[:, None], previous,
+                             previous_q, rows)
+    done = np.where(preferred_up, poses['up'][0][:, 0], poses['down'][0][:, 0])
+    q1, q2, pitch = (np.where(preferred_up, poses['up'][k][:, 0], poses['down'][k][:, 0])
+                     for k in (1, 2, 3))
+    plane = _Plane(q1, q2, pitch, np.zeros(count, dtype=np.int8), _pitch_angles(wanted),
+                   du.copy(), dv.copy(), preferred_up.copy(), preferred_up.copy())
+    rest = np.flatnonzero(~done)
+    if rest.size:
+        preferred_up = preferred_up[rest]
+        found = _search(solver, du, dv, tool, wanted, previous, previous_q, rest, preferred_up,
+                        oriented, plane)
+        missing = rest[~found]
+        if missing.size:
+            _closest(solver, du, dv, tool, wanted, previous, previous_q, missing,
+                     preferred_up[~found], plane)
+    return plane
+
+
+def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q, rows):
+    """Per branch ('up', 'down'): (feasible, q1, q2, pitch), each of shape (m, K)."""
+    arm = solver.arm
+    l1, l2 = arm.link_lengths
+    m, k = candidates.shape
+    valid = np.isfinite(candidates)
+    phi = np.where(valid, candidates, 0.0)
+    wrists = np.stack((du[:, None] - l3[:, None] * np.cos(phi),
+                       dv[:, None] - l3[:, None] * np.sin(phi)), axis=-1).reshape(-1, 2)
+    repeated_q = None if previous_q is None else np.repeat(previous_q[rows], k, axis=0)
+    repeated = None if previous is None else np.repeat(previous[rows], k, axis=0)
+    poses = {}
+    for branch in ('up', 'down'):
+        sol = pair_batch(wrists, l1, l2, branch, solver._pair_limits, False, repeated_q)
+        q1, q2 = sol.q[:, 0], sol.q[:, 1]
+        pitch, misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1, q2,
+                                        repeated)
+        # On the branch (see DesktopSolver._pose_at); straight or folded: on both.
+        wrapped = _remainders(q2)
+        on_side = ((np.abs(wrapped) <= SIDE_TOLERANCE) | (math.pi - np.abs(wrapped)
+                                                          <= SIDE_TOLERANCE)
+                   | ((wrapped < 0.0) == (branch == 'up')))
+        feasible = ((sol.status == _REACHED) & ~misfit & on_side).reshape(m, k) & valid
+        poses[branch] = (feasible, q1.reshape(m, k), q2.reshape(m, k), pitch.reshape(m, k))
+    return poses
+
+
+def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, oriented,
+            plane):
+    """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found."""
+    arm = solver.arm
+    l3, beta = tool[0][rows], tool[1][rows]
+    w = wanted[rows]
+    candidates = np.concatenate((w[:, None], pitch_boundaries_array(
+        du[rows], dv[rows], l3, beta, *arm.link_lengths, solver._circles,
+        solver._pitch_angles)), axis=1)
+    poses = _candidate_poses(solver, du[rows], dv[rows], l3, beta, candidates, previous,
+                             previous_q, rows)
+    up_ok, down_ok = poses['up'][0], poses['down'][0]
+    use_up = preferred_up[:, None]
+    preferred_ok = np.where(use_up, up_ok, down_ok)
+    other_ok = np.where(use_up, down_ok, up_ok) & solver.allow_elbow_flip
+    feasible = preferred_ok | other_ok
+    distance = np.abs(_remainders(np.where(np.isfinite(candidates), candidates, 0.0) - w[:, None]))
+    best = np.where(feasible, distance, np.inf).min(axis=1)
+    found = np.isfinite(best)
+    tie = feasible & (distance <= best[:, None] + TIE_TOLERANCE)
+    if previous is not None:
+        i3 = arm.indices[3]
+        reference = (previous_q[rows, 0] + previous_q[rows, 1]
+                     + arm.directions[i3] * previous[rows, i3] + beta)
+        secondary = np.abs(_remainders(candidates - reference[:, None]))
+    else:
+        secondary = -_remainders(candidates - w[:, None])
+    secondary = np.where(tie, secondary, np.inf)
+    tie &= secondary == secondary.min(axis=1)[:, None]
+    choice = np.argmin(np.where(tie, np.where(preferred_ok, 0, 1), 2), axis=1)
+    index = np.arange(rows.size)
+    pick_preferred = preferred_ok[index, choice]
+    chosen_up = np.where(pick_preferred, preferred_up, ~preferred_up)
+    take = rows[found]
+    for name, column in (('q1', 1), ('q2', 2), ('pitch', 3)):
+        values = np.where(chosen_up, poses['up'][column][index, choice],
+                          poses['down'][column][index, choice])
+        getattr(plane, name)[take] = values[found]
+    phi = _pitch_angles(candidates[index, choice])
+    status = np.where(pick_preferred, _S_REACHED, _S_FLIPPED)
+    if oriented:
+        status = np.where(np.abs(_remainders(phi - w)) > PITCH_TOLERANCE, _S_ADJUSTED, status)
+    plane.status[take] = status[found]
+    plane.phi[take] = phi[found]
+    plane.up[take] = chosen_up[found]
+    return found
+
+
+def _closest(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, plane):
+    """Batch twin of ``DesktopSolver._closest``: fills ``plane`` for rows nothing reaches."""
+    arm = solver.arm
+    l1, l2 = arm.link_lengths
+    l3, beta = tool[0][rows], tool[1][rows]
+    u, v = du[rows], dv[rows]
+    distance = np.hypot(u, v)
+    toward = np.arctan2(v, u)
+    status = np.full(rows.size, _S_LIMITED, dtype=np.int8)
+    phi = wanted[rows].copy()
+    out = distance > l1 + l2 + l3
+    hole = ~out & (distance < abs(l1 - l2) - l3)
+    long_tool = ~out & ~hole & (distance < l3 - l1 - l2)
+    status[out | hole | long_tool] = _S_INSIDE
+    status[out] = _S_OUT
+    phi = np.where(out | long_tool, toward, np.where(hole, toward + math.pi, phi))
+    wrists = np.stack((u - l3 * np.cos(phi), v - l3 * np.sin(phi)), axis=1)
+    q = np.empty((rows.size, 2))
+    pair_status = np.empty(rows.size, dtype=np.int8)
+    for up in (True, False):
+        sub = np.flatnonzero(preferred_up == up)
+        if sub.size:
+            sol = pair_batch(wrists[sub], l1, l2, 'up' if up else 'down', solver._pair_limits,
+                             solver.allow_elbow_flip,
+                             None if previous_q is None else previous_q[rows][sub])
+            q[sub], pair_status[sub] = sol.q, sol.status
+    pitch, clamped = _pitch_readings(solver, phi, beta, q[:, 0], q[:, 1], previous, rows)
+    status[clamped | (pair_status == _JOINT_LIMITED)] = _S_LIMITED
+    phi = q[:, 0] + q[:, 1] + arm.directions[arm.indices[3]] * pitch + beta
+    link2 = q[:, 0] + q[:, 1]
+    plane.q1[rows], plane.q2[rows], plane.pitch[rows] = q[:, 0], q[:, 1], pitch
+    plane.up[rows] = _pose_up(q[:, 1], preferred_up)
+    plane.status[rows] = status
+    plane.phi[rows] = _pitch_angles(phi)
+    plane.tool_u[rows] = l1 * np.cos(q[:, 0]) + l2 * np.cos(link2) + l3 * np.cos(phi)
+    plane.tool_v[rows] = l1 * np.sin(q[:, 0]) + l2 * np.sin(link2) + l3 * np.sin(phi)
+
+
+def _reaching_back(solver, facing, plane, tool, wanted, previous, oriented):
+    """Batch twin of ``_reaches_back``: JOINT_LIMITED where only the other yaw reaches."""
+    arm = solver.arm
+    rows = np.flatnonzero(np.isin(plane.status, [_S_OUT, _S_INSIDE]) & (facing[5] < 0))
+    if not arm.has_yaw or not rows.size:
+        return
+    lateral, u = tool[2][rows], facing[2][rows]
+    back = facing[1][rows] + math.pi - 2.0 * np.arctan2(lateral, u)
+    _, clamped = fit_readings(arm.directions[0] * back, arm.lower_limits[0],
+                              arm.upper_limits[0])
+    su, sv = arm.shoulder
+    behind = _plane(solver, -u - su, facing[3][rows] - sv, tuple(t[rows] for t in tool),
+                    wanted[rows], None if previous is None else previous[rows], oriented)
+    reached = np.isin(behind.status, [int(s) for s in ON_TARGET]) & ~clamped
+    plane.status[rows[reached]] = _S_LIMITED
+
+
+def _readings(solver, facing, plane, roll, previous):
+    arm = solver.arm
+    yaw_index, i1, i2, i3, i4 = arm.indices
+    (z1, z2), d = arm.zero_angles, arm.directions
+    readings = np.empty((plane.q1.shape[0], arm.joint_count))
+    if yaw_index is not None:
+        readings[:, yaw_index] = facing[0]
+    for index, zero, q in ((i1, z1, plane.q1), (i2, z2, plane.q2)):
+        reading = d[index] * (q - zero)
+        if previous is not None and solver._continuous[index]:
+            reading = previous[:, index] + _remainders(reading - previous[:, index])
+        readings[:, index] = reading
+    if i3 is not None:
+        readings[:, i3] = plane.pitch
+    if i4 is not None:
+        readings[:, i4] = roll
+    return readings
+
+
+def _to_world(arm, yaw, u, v, n):
+    """Batch twin of ``DesktopArm.to_world``: points (n, 3), m."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    fu, fn = c * u + s * n, c * n - s * u
+    return (np.asarray(arm.origin) + fu[:, None] * np.asarray(arm.forward)
+            + v[:, None] * np.asarray(arm.up) + fn[:, None] * np.asarray(arm.normal))
+
+
+def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
+                orientations=None) -> DesktopBatchSolution:
+    """Solve many targets with a :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+
+    Parameters
+    ----------
+    solver : DesktopSolver
+    targets : array-like, shape (n, 3)
+        Tool point targets in the arm's base frame, m.
+    previous : array-like, shape (n, N), optional
+        Per row, the last commanded readings, rad.
+    approach_pitch : float or array-like, shape (n,)
+        Preferred approach pitch, rad.
+    orientations : array-like, shape (n, 4), optional
+        Quaternions (x, y, z, w) of the tip frame.
+
+    Returns
+    -------
+    DesktopBatchSolution
+
+    Raises
+    ------
+    IkInputError
+        As :meth:`DesktopSolver.solve`, naming the row.
+    """
+    arm = solver.arm
+    targets, previous, wanted, rotations = _checked(solver, targets, previous, approach_pitch,
+                                                    orientations)
+    roll, roll_clamped, wanted, tool = _wrist(solver, targets, previous, wanted, rotations)
+    facing = _face(solver, targets, tool[2], previous)
+    su, sv = arm.shoulder
+    du, dv = facing[2] - su, facing[3] - sv
+    plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
+    _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
+    readings = _readings(solver, facing, plane, roll, previous)
+    status = plane.status
+    off = facing[4]
+    error = np.hypot(np.hypot(plane.tool_u - du, plane.tool_v - dv), off)
+    on_target = np.isin(status, [int(s) for s in ON_TARGET])
+    reachable = on_target & (error <= solver._on_target)
+    facing_status = facing[5]
+    override = (facing_status >= 0) & (on_target | (facing_status == _S_LIMITED))
+    status = np.where(override, facing_status, status).astype(np.int8)
+    if not arm.has_yaw:
+        tolerance = solver.out_of_plane_tolerance
+        off_plane = (np.abs(off) > solver._on_target) & (on_target | (np.abs(off) > tolerance))
+        status[off_plane] = _S_OFF
+    status[roll_clamped & np.isin(status, [int(s) for s in ON_TARGET])] = _S_LIMITED
+    tool_point = _to_world(arm, facing[1], plane.tool_u + su, plane.tool_v + sv, tool[2])
+    exact = error == 0.0
+    tool_point[exact] = targets[exact]
+    if not arm.exact:
+        _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
+                      rotations is not None, status, reachable, tool_point, error)
+    orientation_error = np.full(targets.shape[0], np.nan)
+    if rotations is not None:
+        _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
+        relative = np.einsum('nji,njk->nik', rotations, rotation)
+        sine = 0.5 * np.sqrt((relative[:, 2, 1] - relative[:, 1, 2]) ** 2
+                             + (relative[:, 0, 2] - relative[:, 2, 0]) ** 2
+                             + (relative[:, 1, 0] - relative[:, 0, 1]) ** 2)
+        cosine = 0.5 * (np.trace(relative, axis1=1, axis2=2) - 1.0)
+        orientation_error = np.arctan2(sine, cosine)
+    asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
+    return DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi, asked,
+                                off, orientation_error)
+
+
+def _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
+                  oriented, status, reachable, tool_point, error):
+    """Batch twin of the scalar correction in ``_finish``, in place."""
+    arm = solver.arm
+    near = (error <= 4.0 * arm.model_error + solver._on_target) & (facing_status != _S_LIMITED)
+    solved = near & np.isin(plane.status, [int(s) for s in ON_TARGET])
+    closest = near & ~solved & np.isin(status, [_S_OUT, _S_INSIDE, _S_LIMITED]) & ~roll_clamped
+    for rows, steps in ((solved, NEWTON_STEPS), (closest, NEWTON_STEPS_NEAR_SINGULAR)):
+        rows = np.flatnonzero(rows)
+        if not rows.size:
+            continue
+        values, tools, sizes, limited = _correct(solver, readings[rows], targets[rows], steps,
+                                                 solver._unknowns(oriented))
+        hit = (sizes <= solver._on_target) & (
+            np.abs(values - readings[rows]) <= solver._step_bound).all(axis=1)
+        readings[rows[hit]], tool_point[rows[hit]], error[rows[hit]] = (
+            values[hit], tools[hit], sizes[hit])
+        reachable[rows] = hit
+        if steps == NEWTON_STEPS:
+            status[rows[hit]] = np.where(roll_clamped[rows[hit]], _S_LIMITED,
+                                         plane.status[rows[hit]])
+            fallback = _S_OFF if not arm.has_yaw else _S_OUT
+            joints = list(solver._newton_joints)
+            held = readings[rows[~hit]][:, joints]
+            on_limit = ((np.abs(held - np.asarray(arm.lower_limits)[joints]) <= 1e-9)
+                        | (np.abs(held - np.asarray(arm.upper_limits)[joints]) <= 1e-9)).any(
+                axis=1)
+            status[rows[~hit]] = np.where(on_limit, _S_LIMITED, fallback)
+            # The ideal pose stands, its miss measured on the real chain.
+            missed = rows[~hit]
+            position = chain_poses(arm.segments, arm.tail, readings[missed])[0]
+            tool_point[missed] = position
+            error[missed] = np.linalg.norm(targets[missed] - position, axis=1)
+        else:
+            reached = rows[hit]
+            new = np.where(arm.has_pitch & (plane.up != plane.preferred_up), _S_FLIPPED,
+                           _S_REACHED)[reached]
+            if oriented:
+                adjusted = np.abs(_remainders(plane.phi - wanted))[reached] > PITCH_TOLERANCE
+                new = np.where(adjusted, _S_ADJUSTED, new)
+            status[reached] = new
+
+
+def _correct(solver, readings, goal, steps, moves):
+    """Batch twin of ``DesktopSolver._correct`` on some rows: (readings, tools, errors, limited).
+
+    ``moves`` as the scalar's: per unknown its joint and the readings it turns.
+    """
+    arm = solver.arm
+    values = readings.copy()
+    count, joints = values.shape
+    turns = np.zeros((len(moves), joints))  # readings turned per unit of each unknown
+    for slot, (_, pairs) in enumerate(moves):
+        for index, factor in pairs:
+            turns[slot, index] = factor
+    primary = np.array([joint for joint, _ in moves])
+    touched = np.flatnonzero(turns.any(axis=0))
+    used = np.ones((count, len(moves)), dtype=bool)
+    limited = np.zeros(count, dtype=bool)
+    best_size = np.full(count, np.inf)
+    best, best_tool = values.copy(), np.zeros((count, 3))
+    active = np.ones(count, dtype=bool)
+    lower, upper = np.asarray(arm.lower_limits), np.asarray(arm.upper_limits)
+    for _ in range(steps):
+        position, _, axes, points = chain_poses(arm.segments, arm.tail, values)
+        miss = goal - position
+        size = np.linalg.norm(miss, axis=1)
+        better = active & (size < best_size)
+        best_size[better], best[better] = size[better], values[better]
+        best_tool[better] = position[better]
+        active &= size > 1e-4 * solver._on_target
+        if not active.any():
+            break
+        per_joint = np.cross(axes, position[:, None, :] - points)  # (m, N, 3)
+        columns = np.einsum('kj,mji->mki', turns, per_joint) * used[:, :, None]
+        step = _newton_steps(columns, miss)
+        active &= np.isfinite(step).all(axis=1)
+        step = np.where(active[:, None] & used, step, 0.0)
+        largest = np.abs(step).max(axis=1)
+        too_far = largest > solver._step_bound  # the scalar's trust region
+        step[too_far] *= (solver._step_bound / largest[too_far])[:, None]
+        moved = values + step @ turns
+        for index in touched:
+            fitted, clamped = fit_readings(moved[:, index], lower[index], upper[index],
+                                           moved[:, index])
+            values[:, index] = fitted
+            clamped &= active
+            limited |= clamped
+            if len(moves) > 3:
+                slot = np.flatnonzero(primary == index)
+                if slot.size:
+                    used[clamped & (used.sum(axis=1) > 3), slot[0]] = False
+    return best, best_tool, best_size, limited
+
+
+def _newton_steps(columns, miss):
+    """Batch twin of ``_newton_step``: columns (m, k, 3), misses (m, 3); NaN rows if singular."""
+    with np.errstate(all='ignore'):
+        normal = np.einsum('mki,mkj->mij', columns, columns)  # J J^T, (m, 3, 3)
+        scale = np.trace(normal, axis1=1, axis2=2) / 3.0
+        ok = np.linalg.det(normal) > 1e-24 * scale ** 3
+        safe = np.where(ok[:, None, None], normal, np.eye(3))
+        y = np.linalg.solve(safe, miss[..., None])[..., 0]
+        step = np.einsum('mki,mi->mk', columns, y)
+    step[~ok] = np.nan
+    return step

@@ -1,0 +1,128 @@
+"""Where the set of feasible approach pitches can begin or end: its boundaries, exactly.
+
+For a target at D from the shoulder (in the arm's plane) and an approach pitch phi, the wrist
+point is ``W = D - l3 e(phi)`` (``e(a) = (cos a, sin a)``). A pitch is feasible on an elbow
+branch when the pair reaches W within its limits and the pitch joint's reading
+``q3 = phi - beta - q1 - q2`` is within its own. Each condition changes only where
+
+- ``|W| = l1 + l2`` or ``|l1 - l2|`` (the annulus), or ``|W| = rho(c)`` with
+  ``rho(c)^2 = l1^2 + l2^2 + 2 l1 l2 cos c`` (the elbow at a limit ``c``);
+- ``|W - l1 e(c)| = l2`` (the shoulder at a limit ``c``: the elbow fixed);
+- ``|D - l3 e(phi) - l2 e(phi - beta - c)| = l1`` (the pitch at a limit ``c``: link 2 turns
+  with phi, so the two last links make one vector ``m e(phi + mu)``).
+
+Every one is ``|P - m e(phi + mu)| = radius``, i.e. ``P . e(phi + mu) = (|P|^2 + m^2 -
+radius^2) / (2 m)``: a cos(phi) + b sin(phi) = c, at most two roots. The feasible set is a union
+of closed arcs whose ends are among these roots, so the feasible pitch nearest a wanted one is
+the wanted one itself or one of the roots: the solver checks those candidates and nothing else.
+"""
+
+import math
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+#: A root is kept while ``|cos| <= 1 + TANGENT_SLACK`` (a tangency rounded to just past 1): the
+#: candidate is checked anyway, so an extra one costs nothing and a lost one loses a solution.
+TANGENT_SLACK = 1e-9
+
+Circle = Tuple[float, float, float]
+
+
+def limit_circles(l1: float, l2: float, shoulder_limits, elbow_limits) -> Tuple[Circle, ...]:
+    """Return the circles ``|W - E| = radius`` (E, radius, m) where the pair's feasibility changes.
+
+    Parameters
+    ----------
+    l1, l2 : float
+        Link lengths, m.
+    shoulder_limits, elbow_limits : (lower, upper)
+        Solver-angle limits of q1 and q2, rad; a joint with a range of a turn or more, or an
+        open side, has no boundary.
+    """
+    circles = [(0.0, 0.0, l1 + l2), (0.0, 0.0, abs(l1 - l2))]
+    for limit in _boundaries(*elbow_limits):
+        circles.append((0.0, 0.0, math.sqrt(max(0.0, l1 * l1 + l2 * l2
+                                                + 2.0 * l1 * l2 * math.cos(limit)))))
+    for limit in _boundaries(*shoulder_limits):
+        circles.append((l1 * math.cos(limit), l1 * math.sin(limit), l2))
+    return tuple(circles)
+
+
+def pitch_limit_angles(pitch_limits) -> Tuple[float, ...]:
+    """Solver-angle limits of q3 (rad) that bound its range (none for a turn or more)."""
+    return _boundaries(*pitch_limits)
+
+
+def _boundaries(lower: float, upper: float) -> Tuple[float, ...]:
+    if upper - lower >= 2.0 * math.pi or not (math.isfinite(lower) and math.isfinite(upper)):
+        return ()
+    return (lower, upper)
+
+
+def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2: float,
+                     circles: Sequence[Circle], pitch_angles: Sequence[float]) -> List[float]:
+    """Every root (rad) of the boundary equations for a target at (du, dv) from the shoulder.
+
+    Parameters
+    ----------
+    du, dv : float
+        The target from the shoulder, in the arm's plane, m.
+    l3, beta : float
+        The tool's in-plane distance from the pitch axis (m) and direction offset (rad).
+    l1, l2 : float
+        Link lengths, m.
+    circles : sequence of (E_u, E_v, radius)
+        From :func:`limit_circles`.
+    pitch_angles : sequence of float
+        From :func:`pitch_limit_angles`.
+    """
+    roots: List[float] = []
+    for eu, ev, radius in circles:
+        _roots(du - eu, dv - ev, l3, 0.0, radius, roots)
+    for limit in pitch_angles:
+        kappa = beta + limit
+        mu_u, mu_v = l3 + l2 * math.cos(kappa), -l2 * math.sin(kappa)
+        _roots(du, dv, math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), l1, roots)
+    return roots
+
+
+def _roots(pu: float, pv: float, m: float, mu: float, radius: float, out: List[float]) -> None:
+    """Append the phi (rad) with ``|P - m e(phi + mu)| = radius``."""
+    p = math.hypot(pu, pv)
+    if m == 0.0 or p == 0.0:
+        return  # the condition does not depend on phi
+    cosine = ((p - radius) * (p + radius) + m * m) / (2.0 * m * p)
+    if not -1.0 - TANGENT_SLACK <= cosine <= 1.0 + TANGENT_SLACK:
+        return
+    spread = math.acos(max(-1.0, min(1.0, cosine)))
+    base = math.atan2(pv, pu) - mu
+    out.append(base + spread)
+    out.append(base - spread)
+
+
+def pitch_boundaries_array(du: np.ndarray, dv: np.ndarray, l3: np.ndarray, beta: np.ndarray,
+                           l1: float, l2: float, circles: Sequence[Circle],
+                           pitch_angles: Sequence[float]) -> np.ndarray:
+    """Batch twin of :func:`pitch_boundaries`: shape (n, 2 * equations), NaN where no root."""
+    columns = []
+    for eu, ev, radius in circles:
+        columns.extend(_roots_array(du - eu, dv - ev, l3, 0.0, radius))
+    for limit in pitch_angles:
+        kappa = beta + limit
+        mu_u, mu_v = l3 + l2 * np.cos(kappa), -l2 * np.sin(kappa)
+        columns.extend(_roots_array(du, dv, np.hypot(mu_u, mu_v), np.arctan2(mu_v, mu_u), l1))
+    if not columns:
+        return np.empty((du.shape[0], 0))
+    return np.stack(columns, axis=1)
+
+
+def _roots_array(pu, pv, m, mu, radius):
+    p = np.hypot(pu, pv)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        cosine = ((p - radius) * (p + radius) + m * m) / (2.0 * m * p)
+    valid = (m != 0.0) & (p != 0.0) & (cosine >= -1.0 - TANGENT_SLACK) & (
+        cosine <= 1.0 + TANGENT_SLACK)
+    spread = np.arccos(np.clip(np.where(valid, cosine, 0.0), -1.0, 1.0))
+    base = np.arctan2(pv, pu) - mu
+    return (np.where(valid, base + spread, np.nan), np.where(valid, base - spread, np.nan))

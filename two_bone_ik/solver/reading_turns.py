@@ -1,0 +1,100 @@
+"""One joint reading into its limits by whole turns, or onto the nearer limit (math and numpy).
+
+A revolute joint reads the same pose at ``value + 2 pi k`` for every whole number k. Of the
+representatives inside ``[lower, upper]`` the one nearest a reference is taken (the previous
+command; 0 without one), i.e. nearest the point of ``[lower, upper]`` closest to the reference,
+as the planar solver does; an unlimited joint goes the short way from the reference (into
+[-pi, pi] without one). A value within :data:`LIMIT_TOLERANCE` outside a limit is put on it.
+"""
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from two_bone_ik.solver import LIMIT_TOLERANCE, wrap_angle, wrap_angles
+
+_TAU = 2.0 * math.pi
+
+
+def fit_reading(value: float, lower: float, upper: float,
+                reference: Optional[float] = None) -> Optional[float]:
+    """Return ``value`` (rad) moved by whole turns into ``[lower, upper]``, or None.
+
+    Parameters
+    ----------
+    value : float
+        Reading, rad, finite.
+    lower, upper : float
+        Limits, rad; infinite where open.
+    reference : float, optional
+        The previous reading, rad: the representative nearest it is returned.
+
+    Returns
+    -------
+    float or None
+        None when no representative lies within the limits (plus tolerance).
+    """
+    if lower == -math.inf and upper == math.inf:
+        if reference is None:
+            return wrap_angle(value)
+        return reference + math.remainder(value - reference, _TAU)
+    anchor = 0.0 if reference is None else reference
+    anchor = lower if anchor < lower else upper if anchor > upper else anchor
+    best = anchor + math.remainder(value - anchor, _TAU)
+    if best < lower - LIMIT_TOLERANCE:
+        best += _TAU
+    elif best > upper + LIMIT_TOLERANCE:
+        best -= _TAU
+    if best < lower - LIMIT_TOLERANCE or best > upper + LIMIT_TOLERANCE:
+        return None
+    return lower if best < lower else upper if best > upper else best
+
+
+def nearest_limit(value: float, lower: float, upper: float) -> float:
+    """Return the limit (rad) nearest ``value`` modulo whole turns: where a clamped joint stops."""
+    to_lower = abs(math.remainder(value - lower, _TAU))
+    to_upper = abs(math.remainder(value - upper, _TAU))
+    return lower if to_lower <= to_upper else upper
+
+
+def fit_or_clamp(value: float, lower: float, upper: float,
+                 reference: Optional[float] = None):
+    """Return ``(reading, clamped)``: :func:`fit_reading`, else :func:`nearest_limit` and True."""
+    fitted = fit_reading(value, lower, upper, reference)
+    if fitted is None:
+        return nearest_limit(value, lower, upper), True
+    return fitted, False
+
+
+def fit_readings(values: np.ndarray, lower: float, upper: float, reference=None):
+    """Batch twin of :func:`fit_or_clamp`: readings (n,) rad, reference (n,) or None.
+
+    Returns
+    -------
+    readings : ndarray, shape (n,)
+    clamped : ndarray of bool, shape (n,)
+        True where no whole-turn representative fits and the nearer limit is returned.
+    """
+    values = np.asarray(values, dtype=float)
+    if lower == -math.inf and upper == math.inf:
+        if reference is None:
+            return wrap_angles(values), np.zeros(values.shape, dtype=bool)
+        return reference + _remainders(values - reference), np.zeros(values.shape, dtype=bool)
+    anchor = np.zeros_like(values) if reference is None else np.asarray(reference, dtype=float)
+    anchor = np.clip(anchor, lower, upper)
+    best = anchor + _remainders(values - anchor)
+    best = np.where(best < lower - LIMIT_TOLERANCE, best + _TAU, best)
+    best = np.where(best > upper + LIMIT_TOLERANCE, best - _TAU, best)
+    clamped = (best < lower - LIMIT_TOLERANCE) | (best > upper + LIMIT_TOLERANCE)
+    best = np.clip(best, lower, upper)
+    if clamped.any():
+        to_lower = np.abs(_remainders(values - lower))
+        to_upper = np.abs(_remainders(values - upper))
+        best = np.where(clamped, np.where(to_lower <= to_upper, lower, upper), best)
+    return best, clamped
+
+
+def _remainders(values: np.ndarray) -> np.ndarray:
+    """``math.remainder(value, 2 pi)`` element by element: into [-pi, pi], ties to even."""
+    return np.asarray(values - _TAU * np.round(values / _TAU), dtype=float)
