@@ -375,8 +375,8 @@ def test_nearest_elbow_follows_last_command(arm, restore):
 @pytest.mark.parametrize('params, needle', [
     ({'elbow': 'sideways'}, "elbow: expected one of up, down, nearest, got 'sideways'"),
     ({'joint_lower_limits': [0.0]},
-     'joint_lower_limits: expected an array of 2 doubles (write 1.0, not 1), got 1 value(s) '
-     '[0.0]'),
+     'joint_lower_limits: expected an array of 2 to 5 doubles (write 1.0, not 1), got 1 '
+     'value(s) [0.0]'),
     ({'joint_lower_limits': [-1e12, 0.0]},
      'joint_lower_limits: shoulder lower limit -1e+12 rad is beyond'),
     ({'joint_lower_limits': [-1.7e308, -1.7e308]}, 'joint_lower_limits: shoulder lower limit'),
@@ -412,8 +412,8 @@ def test_lower_above_upper_rejected(arm, restore):
     # rclpy alone answered "Wrong parameter type, expected '4' got '2'".
     ({'elbow': 3}, 'elbow: expected a string, got integer 3'),
     ({'allow_elbow_flip': 'no'}, "allow_elbow_flip: expected true or false, got string 'no'"),
-    ({'joint_upper_limits': [1, 2]}, 'joint_upper_limits: expected an array of 2 doubles (write '
-                                     '1.0, not 1), got integer_array [1, 2]'),
+    ({'joint_upper_limits': [1, 2]}, 'joint_upper_limits: expected an array of 2 to 5 doubles '
+                                     '(write 1.0, not 1), got integer_array [1, 2]'),
 ])
 def test_read_only_and_wrong_type_rejected_in_words(arm, params, reason):
     name = next(iter(params))
@@ -428,7 +428,8 @@ def test_unknown_parameter_rejected_in_words(arm):
     (result,) = arm.set_params(elbw='down')
     assert not result.successful
     assert result.reason.startswith(f'elbw: no such parameter on {arm.node_name} (its '
-                                    'parameters: allow_elbow_flip, base_frame, ')
+                                    'parameters: allow_elbow_flip, approach_pitch, arm_shape, '
+                                    'base_frame, ')
     assert ', elbow, ' in result.reason
 
 

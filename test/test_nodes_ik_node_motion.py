@@ -223,7 +223,7 @@ def test_runtime_limits_and_rate_changes(motion):
      'max_joint_velocity: expected 2 positive values in rad/s (.inf for unlimited), got '
      '[0.0, 1.0]'),
     ({'max_joint_jerk': [-1.0, 1.0]}, 'max_joint_jerk: expected 2 positive values'),
-    ({'max_joint_acceleration': [1.0]}, 'max_joint_acceleration: expected an array of 2 '
+    ({'max_joint_acceleration': [1.0]}, 'max_joint_acceleration: expected an array of 2 to 5 '
                                         'doubles (write 1.0, not 1), got 1 value(s) [1.0]'),
     ({'command_rate': 5000.0}, 'command_rate: expected 1 to 1000, got 5000.0'),
     ({'command_rate': 100}, 'command_rate: expected a double (write 1.0, not 1), got integer '

@@ -586,8 +586,8 @@ def test_checking_parameters_that_are_not_the_arms_reads_no_urdf(monkeypatch):
     session, _ = new_session(robot_description=SCARA, base_frame='base_link')
     import two_bone_ik.session.arm_source as arm_source
     reads = []
-    original = arm_source.arm_geometry
-    monkeypatch.setattr(arm_source, 'arm_geometry',
+    original = arm_source.arm_from_description
+    monkeypatch.setattr(arm_source, 'arm_from_description',
                         lambda *args: reads.append(args) or original(*args))
     assert session.check({'qos_overrides./target_pose.subscription.depth': 10}) is None
     assert session.check({'command_rate': 50.0, 'twist_timeout': 0.5}) is None

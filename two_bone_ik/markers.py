@@ -9,7 +9,8 @@ Every shape is in ``base_frame``, in the arm's real plane around its real should
   boundaries of the reachable set lie on these curves);
 - ``target``: a sphere at the target, green when reached, amber when the closest pose is
   commanded, red when rejected;
-- ``arm``: the commanded arm, shoulder -> elbow -> tip;
+- ``arm``: the commanded arm, shoulder -> elbow -> tip (a desktop arm: base -> shoulder ->
+  elbow -> wrist -> tool point);
 - ``closest``: where the tip goes when the target is out of reach (the closest reachable
   point), with a line to the target.
 
@@ -142,6 +143,28 @@ def limit_shapes(geometry: ArmGeometry, samples: int = CURVE_SAMPLES) -> List[Sh
             for index, curve in enumerate(limit_curves(geometry, samples))]
 
 
+def arm_shapes(geometry) -> List[Shape]:
+    """Return the shapes that stay while the arm is the same: a planar arm's workspace.
+
+    A desktop arm's workspace turns with its yaw: see :func:`turning_shapes`.
+    """
+    if isinstance(geometry, ArmGeometry):
+        return workspace_shapes(geometry) + limit_shapes(geometry)
+    return []
+
+
+def turning_shapes(geometry, readings: Sequence[float]) -> List[Shape]:
+    """Return a desktop arm's workspace in the plane its yaw turns it into (none for a pair).
+
+    The reach circles and limit outline of the two-bone pair (where the wrist pitch axis can
+    go) in the wrist's plane at ``readings``.
+    """
+    if isinstance(geometry, ArmGeometry):
+        return []
+    plane = geometry.pair_plane(readings)
+    return workspace_shapes(plane) + limit_shapes(plane)
+
+
 def status_color(status: NodeStatus) -> Color:
     """Return green for a reached target, amber for a clamped one, red for a rejected one."""
     if status in REJECTED:
@@ -151,18 +174,18 @@ def status_color(status: NodeStatus) -> Color:
     return REACHED_GREEN
 
 
-def target_shapes(geometry: ArmGeometry, target: Point, status: NodeStatus,
+def target_shapes(geometry, target: Point, status: NodeStatus,
                   readings: Optional[Sequence[float]]) -> List[Shape]:
     """Return the target, the commanded arm and, when not reached, the closest point.
 
     Parameters
     ----------
-    geometry : ArmGeometry
+    geometry : ArmGeometry or DesktopGeometry
     target : tuple of 3 float
         The target in ``base_frame``, m (not drawn if not finite).
     status : NodeStatus
         What the node said about it.
-    readings : sequence of 2 float or None
+    readings : sequence of float or None
         The commanded joint readings (None when rejected: no arm drawn).
     """
     size = _scale(geometry, SPHERE_SIZE)
@@ -172,10 +195,9 @@ def target_shapes(geometry: ArmGeometry, target: Point, status: NodeStatus,
         shapes.append(Shape('target', 0, 'sphere', (tuple(target),), status_color(status),
                             size))
     if readings is not None:
-        tip = geometry.tip_position(readings)
-        shapes.append(Shape('arm', 0, 'line_strip',
-                            (geometry.shoulder_position, geometry.elbow_position(readings),
-                             tip), ARM_DARK, width))
+        points = geometry.arm_points(readings)
+        tip = points[-1]
+        shapes.append(Shape('arm', 0, 'line_strip', tuple(points), ARM_DARK, width))
         if status in CLAMPED and all(math.isfinite(c) for c in target):
             shapes.append(Shape('closest', 0, 'sphere', (tip,), CLAMPED_AMBER, 0.6 * size))
             shapes.append(Shape('closest', 1, 'line_list', (tip, tuple(target)),

@@ -159,7 +159,7 @@ class TargetSolver:
         self._on_plane = ON_TARGET_TOLERANCE * self.outer_reach
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
-              previous: Optional[Sequence[float]] = None) -> TargetResult:
+              previous: Optional[Sequence[float]] = None, orientation=None) -> TargetResult:
         """Solve one target.
 
         Parameters
@@ -172,6 +172,9 @@ class TargetSolver:
             Last commanded joint readings, radians: picks the branch for ``elbow='nearest'``,
             the shoulder angle for a target on the shoulder axis, the whole turn of a multi-turn
             limited joint, and keeps continuous joints within half a turn of it.
+        orientation : optional
+            Ignored: a planar arm cannot choose its tip's orientation (the desktop solver's
+            signature, so the node calls both alike).
 
         Returns
         -------

@@ -226,6 +226,11 @@ class ArmGeometry:
         l1 = self.link_lengths[0]
         return self.from_plane(l1 * math.cos(q1), l1 * math.sin(q1))
 
+    def arm_points(self, readings: Sequence[float]) -> Tuple[Vector, Vector, Vector]:
+        """Return the shoulder, elbow and tip in ``base_frame`` at joint readings, m."""
+        return (self.shoulder_position, self.elbow_position(readings),
+                self.tip_position(readings))
+
     def describe(self) -> str:
         """One line for logs: lengths, plane, shoulder, zero angles and directions."""
         l1, l2 = self.link_lengths

@@ -60,6 +60,22 @@ class MotionLimits(NamedTuple):
                    _per_joint('max_joint_jerk', jerk, 'rad/s^3', joints))
 
     @classmethod
+    def for_joints(cls, values, joints: int) -> 'MotionLimits':
+        """Validate and build from ``(velocity, acceleration, jerk)`` parameter values.
+
+        A value whose every element is ``inf`` (a default written for another number of joints)
+        means unlimited for all ``joints``; any other must have one value per joint.
+
+        Raises
+        ------
+        MotionConfigError
+            Naming the parameter and the values given.
+        """
+        infinite = (_INF,) * joints
+        return cls.checked(*(infinite if _all_infinite(value) else value for value in values),
+                           joints=joints)
+
+    @classmethod
     def unlimited(cls, joints: int) -> 'MotionLimits':
         """Return limits that plan nothing, for ``joints`` joints."""
         infinite = (_INF,) * joints
@@ -69,6 +85,32 @@ class MotionLimits(NamedTuple):
     def limited(self) -> bool:
         """Whether any limit is finite (then motion is planned and streamed)."""
         return any(math.isfinite(v) for v in self.velocity + self.acceleration + self.jerk)
+
+
+def _all_infinite(value: Any) -> bool:
+    return (hasattr(value, '__len__') and not isinstance(value, (str, bytes)) and len(value) > 0
+            and all(isinstance(v, (int, float)) and v == _INF for v in value))
+
+
+def initial_positions_for(value: Any, joints: int) -> Tuple[float, ...]:
+    """Return ``initial_positions`` for ``joints`` joints (all zeros: zeros for any count).
+
+    Raises
+    ------
+    MotionConfigError
+        Unless it holds one finite angle per joint (or only zeros).
+    """
+    what = f'{joints} finite angles in radians'
+    if isinstance(value, (str, bytes)) or not hasattr(value, '__len__'):
+        raise MotionConfigError(f'initial_positions: expected {what}, got {value!r}')
+    items = list(value)
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items):
+        raise MotionConfigError(f'initial_positions: expected {what}, got {items!r}')
+    if items and all(v == 0.0 for v in items):
+        return (0.0,) * joints
+    if len(items) != joints or not all(math.isfinite(v) for v in items):
+        raise MotionConfigError(f'initial_positions: expected {what}, got {items!r}')
+    return tuple(float(v) for v in items)
 
 
 def check_command_rate(rate: Any) -> float:

@@ -6,7 +6,8 @@ messages to floats and the session's answers back to messages.
 
 Topics (relative, so a namespace gives each arm its own set; the README has every detail):
 
-- subscribes ``target_pose`` (geometry_msgs/PoseStamped; only the position is used),
+- subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
+  ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
   ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
   when ``robot_description_topic`` is set, the URDF on that topic (transient local);
@@ -175,8 +176,8 @@ class IkNode(SchemaNode):
     # -- inputs -------------------------------------------------------------------------------
 
     def _on_target(self, msg: PoseStamped) -> None:
-        p = msg.pose.position
-        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z)
+        p, o = msg.pose.position, msg.pose.orientation
+        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z, (o.x, o.y, o.z, o.w))
         self._publish(answer.command, answer.trajectory, answer.wake)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)

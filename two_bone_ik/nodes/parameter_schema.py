@@ -15,8 +15,11 @@ from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPI
 
 _ARM = ArmConfig()
 
-_LIMITS = ('2 angles in radians, shoulder then elbow; -.inf/.inf (YAML) for an unlimited side; '
-           'each lower <= its upper')
+#: Joints an arm may have: the pair, a base yaw, a wrist pitch and roll.
+JOINTS = (2, 5)
+
+_LIMITS = ('one angle per joint in chain order, radians; -.inf/.inf (YAML) for an unlimited '
+           'side; each lower <= its upper')
 
 #: The arm's description, shared by the IK node and the simulated arm.
 ARM_PARAMETERS = (
@@ -26,23 +29,25 @@ ARM_PARAMETERS = (
         '2 finite values >= 0, not both 0', length=2),
     ParameterSpec(
         'joint_names', STRINGS, list(_ARM.joint_names),
-        'Names of the shoulder and elbow joints, as in joint_commands and joint_states.',
-        '2 distinct non-empty names', length=2),
+        'Names of the joints in chain order, as in joint_commands and joint_states: shoulder and '
+        'elbow, or a desktop arm (base yaw, shoulder, elbow, wrist pitch, wrist roll).',
+        '2 to 5 distinct non-empty names', length=JOINTS),
     ParameterSpec(
         'base_frame', STRING, _ARM.base_frame,
-        'Frame the shoulder is at the origin of; targets must be in it (or have an empty '
-        'frame_id). Also the frame_id of what the node publishes.',
+        "Frame targets are expressed in (or an empty frame_id); for a URDF arm, the chain's "
+        'root link. Also the frame_id of what the node publishes.',
         'non-empty frame id'),
     ParameterSpec(
         'plane', STRING, _ARM.plane,
-        'Axes (u, v) of base_frame spanned by the arm; the joint axes are u x v.',
+        "Axes (u, v) of base_frame spanned by the arm; the pair's joint axes are u x v. A "
+        'desktop arm without it: xz (its yaw turns about +v).',
         'one of: xy, xz, yz'),
     ParameterSpec(
         'joint_lower_limits', DOUBLES, list(_ARM.joint_lower_limits),
-        'Lower joint limits, radians (shoulder, elbow).', _LIMITS, length=2),
+        'Lower joint limits, radians.', _LIMITS, length=JOINTS),
     ParameterSpec(
         'joint_upper_limits', DOUBLES, list(_ARM.joint_upper_limits),
-        'Upper joint limits, radians (shoulder, elbow).', _LIMITS, length=2),
+        'Upper joint limits, radians.', _LIMITS, length=JOINTS),
     ParameterSpec(
         'shoulder_position', DOUBLES, list(_ARM.shoulder_position),
         'Where the shoulder axis meets the plane the tip moves in, metres in base_frame.',
@@ -50,11 +55,22 @@ ARM_PARAMETERS = (
     ParameterSpec(
         'joint_zero_angles', DOUBLES, list(_ARM.joint_zero_angles),
         "Where each link points when its joint reads 0, radians: link 1's angle from +u toward "
-        "+v, link 2's angle relative to link 1.", '2 finite angles', length=2),
+        "+v, link 2's angle relative to link 1 (a desktop arm: see docs/desktop_arms.md).",
+        'one finite angle per joint', length=JOINTS),
     ParameterSpec(
         'joint_directions', INTEGERS, list(_ARM.joint_directions),
         'Per joint, +1 when a positive reading turns the link from +u toward +v, else -1.',
-        '2 values, each 1 or -1', length=2),
+        'one value per joint, each 1 or -1', length=JOINTS),
+    ParameterSpec(
+        'arm_shape', STRING, '',
+        'The shape of a desktop arm: "yaw + pair", "pair + pitch", "yaw + pair + pitch", '
+        '"yaw + pair + pitch + roll". Empty: from the number of joints (3 joints need it).',
+        'empty or one of the shapes'),
+    ParameterSpec(
+        'tool_offset', DOUBLES, [0.05, 0.0, 0.0],
+        "A desktop arm's tool point from the wrist pitch axis, metres in the hand's frame "
+        '(along the approach, across it, aside); used only when given.', '3 finite values',
+        length=3),
     ParameterSpec(
         'robot_description', STRING, '',
         'The URDF of the arm. When set, the arm comes from it (chain base_frame -> tip_frame) '
@@ -70,11 +86,12 @@ _INF = float('inf')
 #: Where the arm is at start when nothing measures it, shared by the IK node and the sim.
 INITIAL_POSITIONS = ParameterSpec(
     'initial_positions', DOUBLES, [0.0, 0.0],
-    'Joint readings at start, radians (shoulder, elbow): where the first motion starts from '
-    'when no joint_states have come.', '2 finite angles', length=2)
+    'Joint readings at start, radians, one per joint: where the first motion starts from '
+    'when no joint_states have come. All zeros: zeros for any number of joints.',
+    'one finite angle per joint', length=JOINTS)
 
-_MOTION = ('2 positive values, .inf for unlimited; all infinite: no motion planning, one '
-           'command per target')
+_MOTION = ('one positive value per joint, .inf for unlimited; all infinite (for any number of '
+           'joints): no motion planning, one command per target')
 
 #: The IK node's outputs and motion (ros2_control controllers, Ruckig).
 MOTION_PARAMETERS = (
@@ -93,13 +110,13 @@ MOTION_PARAMETERS = (
         'max_joint_velocity', DOUBLES, [_INF, _INF],
         "Velocity limit per joint, rad/s. Not given, an arm from a URDF takes the URDF's <limit "
         'velocity>.', _MOTION,
-        read_only=False, length=2),
+        read_only=False, length=JOINTS),
     ParameterSpec(
         'max_joint_acceleration', DOUBLES, [_INF, _INF],
-        'Acceleration limit per joint, rad/s^2.', _MOTION, read_only=False, length=2),
+        'Acceleration limit per joint, rad/s^2.', _MOTION, read_only=False, length=JOINTS),
     ParameterSpec(
         'max_joint_jerk', DOUBLES, [_INF, _INF],
-        'Jerk limit per joint, rad/s^3.', _MOTION, read_only=False, length=2),
+        'Jerk limit per joint, rad/s^3.', _MOTION, read_only=False, length=JOINTS),
     ParameterSpec(
         'command_rate', DOUBLE, 100.0,
         'Rate of the streamed commands while a planned motion runs, Hz.', '1 to 1000 Hz',
@@ -126,6 +143,15 @@ IK_PARAMETERS = (
         'allow_elbow_flip', BOOL, _ARM.allow_elbow_flip,
         'Use the other elbow branch when the configured one breaks a joint limit.',
         read_only=False),
+    ParameterSpec(
+        'use_orientation', BOOL, False,
+        "A desktop arm: command the pitch (and roll) of each target's orientation; false: "
+        'position only, the pitch nearest approach_pitch.', read_only=False),
+    ParameterSpec(
+        'approach_pitch', DOUBLE, 0.0,
+        'A desktop arm without use_orientation: the approach pitch preferred, radians from the '
+        'forward horizontal toward up.', '-pi to pi', read_only=False,
+        bounds=(-3.141592653589793, 3.141592653589793)),
     ParameterSpec(
         'robot_description_topic', STRING, '',
         'When set (usually robot_description) and robot_description is empty: the topic '

@@ -15,7 +15,7 @@ own check of a value, which answers first, in words:
 """
 
 import math
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rcl_interfaces.msg import ParameterType, SetParametersResult
@@ -68,8 +68,8 @@ class ParameterSpec(NamedTuple):
         Fixed once the node has started.
     bounds : tuple of 2 numbers, optional
         Inclusive bounds of a double or integer (``floating_point_range`` / ``integer_range``).
-    length : int, optional
-        Exact number of elements of an array.
+    length : int or (int, int), optional
+        Number of elements of an array: exact, or the least and most.
     """
 
     name: str
@@ -79,13 +79,22 @@ class ParameterSpec(NamedTuple):
     constraints: str = ''
     read_only: bool = True
     bounds: Optional[Tuple[float, float]] = None
-    length: Optional[int] = None
+    length: Optional[Union[int, Tuple[int, int]]] = None
+
+    def _counts(self) -> Optional[Tuple[int, int]]:
+        if self.length is None or isinstance(self.length, tuple):
+            return self.length
+        return (self.length, self.length)
 
     def expected(self) -> str:
         """Return the accepted type in words, e.g. ``'an array of 2 doubles'``."""
         word, hint = _WORDS[self.type_]
         if self.type_ in (DOUBLES, INTEGERS, STRINGS):
-            count = f'{self.length} ' if self.length is not None else ''
+            counts = self._counts()
+            count = ''
+            if counts is not None:
+                count = f'{counts[0]} ' if counts[0] == counts[1] else \
+                    f'{counts[0]} to {counts[1]} '
             return f'an array of {count}{word}{hint}'
         return word + hint
 
@@ -94,7 +103,8 @@ class ParameterSpec(NamedTuple):
         if type_ != self.type_:
             return (f'{self.name}: expected {self.expected()}, got {_type_name(type_)} '
                     f'{_shown(value)}')
-        if self.length is not None and len(value) != self.length:
+        counts = self._counts()
+        if counts is not None and not counts[0] <= len(value) <= counts[1]:
             return (f'{self.name}: expected {self.expected()}, got {len(value)} value(s) '
                     f'{_shown(value)}')
         if self.bounds is not None:

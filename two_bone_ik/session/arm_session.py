@@ -19,13 +19,13 @@ import time
 import traceback
 from typing import Any, Callable, Collection, List, Mapping, NamedTuple, Optional, Tuple
 
-from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS, PARAMETER_NAMES
+from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
 from two_bone_ik.config_error import ConfigError
-from two_bone_ik.markers import limit_shapes, Shape, target_shapes, workspace_shapes
+from two_bone_ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
-from two_bone_ik.motion.limits import MotionConfigError, MotionLimits
+from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
-from two_bone_ik.session.arm_source import ArmSource
+from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
@@ -112,24 +112,21 @@ class ArmSession:
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
                  trajectories: bool = False, clock: Callable[[], float] = time.monotonic):
         values = {**SESSION_DEFAULTS, **values}
-        self._arm = ArmSource(ArmConfig.from_mapping(values), values['robot_description'],
+        self._arm = ArmSource(values, given, values['robot_description'],
                               values['robot_description_topic'], values['tip_frame'])
-        self._limits = MotionLimits.checked(*(values[name] for name in MOTION_LIMIT_PARAMETERS))
+        self._motion_values = {name: values[name] for name in MOTION_LIMIT_PARAMETERS}
+        self._initial_value = values['initial_positions']
         self._velocity_from_urdf = 'max_joint_velocity' not in given
-        initial = tuple(values['initial_positions'])
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in initial):
-            raise MotionConfigError(f'initial_positions: expected finite angles, got '
-                                    f'{list(initial)!r}')
         solver = self._arm.solver
-        names = solver.geometry.joint_names if solver else self._arm.config.joint_names
+        names = self._names_of(solver)
         limits = self._limits_for(solver)
-        check_planner_available(limits, 'max_joint_velocity' if limits == self._limits
-                                else 'robot_description')
+        check_planner_available(limits, 'robot_description' if self._urdf_velocities(solver)
+                                else 'max_joint_velocity')
         self._bounds = _position_limits(solver, len(names))
-        self._convention = None if solver is None else (
-            tuple(names), solver.geometry.zero_angles, solver.geometry.directions)
+        self._convention = self._convention_of(solver)
         self._motion = CommandedMotion(limits, self._bounds,
-                                       check_command_rate(values['command_rate']), initial,
+                                       check_command_rate(values['command_rate']),
+                                       initial_positions_for(self._initial_value, len(names)),
                                        names, trajectories)
         self._given = frozenset(given)
         self._stats = TargetStatistics(clock())
@@ -185,11 +182,38 @@ class ArmSession:
         """Status of the last target, or None before the first."""
         return self._stats.last_status
 
-    def _limits_for(self, solver: Optional[TargetSolver]) -> MotionLimits:
-        """Return the motion limits in force: max_joint_velocity, or the URDF's velocities."""
-        if self._velocity_from_urdf and solver is not None and self._arm.from_urdf:
-            return self._limits._replace(velocity=solver.geometry.velocity_limits)
-        return self._limits
+    def _names_of(self, solver) -> Tuple[str, ...]:
+        """Return the joints of ``solver``'s arm (before any arm: the configured names)."""
+        return tuple(solver.geometry.joint_names if solver else self._arm.config.joint_names)
+
+    @staticmethod
+    def _convention_of(solver):
+        """How ``solver``'s arm reads its joints: names, and their zero angles and directions."""
+        if solver is None:
+            return None
+        geometry = solver.geometry
+        return (tuple(geometry.joint_names), getattr(geometry, 'zero_angles', None),
+                getattr(geometry, 'directions', None))
+
+    def _urdf_velocities(self, solver) -> bool:
+        return self._velocity_from_urdf and solver is not None and self._arm.from_urdf
+
+    def _limits_for(self, solver, changes: Optional[Mapping[str, Any]] = None) -> MotionLimits:
+        """Return the motion limits for ``solver``'s arm: the parameters' (with ``changes``).
+
+        A URDF's velocity limits stand in for ``max_joint_velocity`` unless it is given.
+
+        Raises
+        ------
+        MotionConfigError
+            If a parameter does not hold one value per joint of the arm.
+        """
+        values = {**self._motion_values, **(changes or {})}
+        limits = MotionLimits.for_joints([values[name] for name in MOTION_LIMIT_PARAMETERS],
+                                         len(self._names_of(solver)))
+        if self._urdf_velocities(solver) and 'max_joint_velocity' not in (changes or {}):
+            return limits._replace(velocity=solver.geometry.velocity_limits)
+        return limits
 
     def start_logs(self) -> Tuple[LogLine, ...]:
         """Return the lines the node logs once it is ready."""
@@ -215,12 +239,12 @@ class ArmSession:
 
     # -- targets ------------------------------------------------------------------------------
 
-    def _solve(self, frame_id: str, position):
+    def _solve(self, frame_id: str, position, orientation=None):
         solver = self.solver
         if solver is None:
             return rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id, position), ()
         try:
-            return solver.solve(frame_id, *position, self._previous), ()
+            return solver.solve(frame_id, *position, self._previous, orientation), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
             return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position), \
                 self._unexpected_failure(frame_id, position)
@@ -235,11 +259,16 @@ class ArmSession:
         return (LogLine('error', f'unexpected error solving target {tuple(position)!r} in '
                                  f"'{frame_id}'; answered INVALID_TARGET:\n{text}"),)
 
-    def target(self, frame_id: str, x: float, y: float, z: float) -> TargetAnswer:
-        """Solve a target and command it; return what to publish and log (a jog ends)."""
+    def target(self, frame_id: str, x: float, y: float, z: float,
+               orientation=None) -> TargetAnswer:
+        """Solve a target and command it; return what to publish and log (a jog ends).
+
+        ``orientation`` is the target's quaternion ``(x, y, z, w)``, used by a desktop arm with
+        ``use_orientation`` (a planar arm ignores it).
+        """
         with self._jog_lock:
             self._jog.stop()
-        result, logs = self._solve(frame_id, (x, y, z))
+        result, logs = self._solve(frame_id, (x, y, z), orientation)
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
         if not result.rejected:
@@ -279,7 +308,8 @@ class ArmSession:
     def status(self, answer: TargetAnswer) -> Tuple[int, str, Tuple[Tuple[str, str], ...]]:
         """Return the ``ik_status`` of a target or twist: level, message, (key, value) pairs."""
         result = answer.result
-        values = TargetSolver.values(result) + (
+        solver = self.solver
+        values = (solver or TargetSolver).values(result) + (
             ('moving', 'true' if answer.moving else 'false'),
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
         text = self.describe(result)
@@ -435,45 +465,49 @@ class ArmSession:
         return ArmChange((LogLine('info', f'{arm.topic}: ' + self._arm_line()),), trajectory,
                          wake)
 
-    def _check_motion_for(self, solver: TargetSolver) -> None:
-        check_planner_available(self._limits_for(solver), 'robot_description')
+    def _check_motion_for(self, solver) -> None:
+        """Refuse an arm its motion limits do not fit (count, or Ruckig missing)."""
+        try:
+            limits = self._limits_for(solver)
+            initial_positions_for(self._initial_value, len(self._names_of(solver)))
+        except ConfigError as error:
+            raise ConfigError(f'robot_description: its arm has {len(self._names_of(solver))} '
+                              f'joints, but {error}') from None
+        check_planner_available(limits, 'robot_description')
 
-    def _use(self, solver: TargetSolver, brake: bool = True):
+    def _use(self, solver, brake: bool = True):
         """Drive a new arm from now on; return a braking trajectory and whether to stream.
 
         With ``brake`` (a new description), or when the joints or their limits change, the
         motion in flight brakes (as ``~/stop``) and the new limits and names apply; a change of
         solving options alone (``elbow``...) leaves the motion alone.
         """
-        geometry = solver.geometry
-        convention = (tuple(geometry.joint_names), geometry.zero_angles, geometry.directions)
+        names = self._names_of(solver)
+        convention = self._convention_of(solver)
         if convention != self._convention:
             self._previous = None  # readings of another joint convention mean nothing here
             self._convention = convention
         self._arm_count += 1
         self._arm_shapes = None
         self.picture_due = True
-        bounds = _position_limits(solver, len(geometry.joint_names))
-        if not brake and (convention[0], bounds) == (self._motion.names, self._bounds):
+        bounds = _position_limits(solver, len(names))
+        if not brake and (names, bounds) == (self._motion.names, self._bounds):
             return None, False
         self._bounds = bounds
-        return self._motion.new_arm(geometry.joint_names, bounds, self._limits_for(solver))
+        return self._motion.new_arm(names, bounds, self._limits_for(solver),
+                                    initial_positions_for(self._initial_value, len(names)))
 
     # -- parameters -----------------------------------------------------------------------------
-
-    def _limits_with(self, changes: Mapping[str, Any]) -> MotionLimits:
-        return MotionLimits.checked(*(changes.get(name, current) for name, current in
-                                      zip(MOTION_LIMIT_PARAMETERS, self._limits)))
 
     def check(self, changes: Mapping[str, Any]) -> Optional[str]:
         """Return why a parameter change is refused, or None to accept it (changes nothing)."""
         try:
-            config_changes = {k: v for k, v in changes.items() if k in PARAMETER_NAMES}
-            if config_changes:  # (checking parses a URDF again: only when something changes)
-                self._arm.changed_config(config_changes)
+            arm_changes = {k: v for k, v in changes.items() if k in ARM_PARAMETERS}
+            if arm_changes:  # (checking parses a URDF again: only when something changes)
+                self._arm.checked(arm_changes)
             motion = [name for name in MOTION_LIMIT_PARAMETERS if name in changes]
             if motion:
-                check_planner_available(self._limits_with(changes), motion[0])
+                check_planner_available(self._limits_for(self.solver, changes), motion[0])
             if 'command_rate' in changes:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:
@@ -495,7 +529,8 @@ class ArmSession:
         motion = {k: v for k, v in changes.items()
                   if k in MOTION_LIMIT_PARAMETERS or k == 'command_rate'}
         if any(name in changes for name in MOTION_LIMIT_PARAMETERS):
-            self._limits = self._limits_with(changes)
+            self._motion_values.update({name: value for name, value in changes.items()
+                                        if name in MOTION_LIMIT_PARAMETERS})
             if 'max_joint_velocity' in changes:
                 self._velocity_from_urdf = False
             self._motion.set_limits(self._limits_for(self.solver))
@@ -506,14 +541,13 @@ class ArmSession:
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))
-        config_changes = {k: v for k, v in changes.items() if k in PARAMETER_NAMES}
-        if config_changes:
-            config = self._arm.changed_config(config_changes)
-            solver = self._arm.use_config(config)
+        arm_changes = {k: v for k, v in changes.items() if k in ARM_PARAMETERS}
+        if arm_changes:
+            solver = self._arm.use(self._arm.checked(arm_changes))
             if solver is not None:
                 trajectory, wake = self._use(solver, brake=False)
             logs.append(LogLine('info', 'parameters changed: ' + ', '.join(
-                f'{name}={getattr(config, name)!r}' for name in config_changes)))
+                f'{name}={value!r}' for name, value in arm_changes.items())))
         return ArmChange(tuple(logs), trajectory, wake)
 
     # -- reports and pictures -------------------------------------------------------------------
@@ -528,15 +562,16 @@ class ArmSession:
                 motion_report(self._motion, subscribers, self._refusal)]
 
     def picture(self) -> Picture:
-        """Return what ``ik_markers`` shows now (the arm's shapes are built once per arm)."""
+        """Return what ``ik_markers`` shows now (a pair's workspace is built once per arm)."""
         self.picture_due = False
         solver = self.solver
         if solver is None:
             return Picture(self._arm_count, (), ())
         geometry = solver.geometry
         if self._arm_shapes is None:
-            self._arm_shapes = tuple(workspace_shapes(geometry) + limit_shapes(geometry))
-        shapes = ()
+            self._arm_shapes = tuple(arm_shapes(geometry))
+        commanded = self._previous or self._motion.stream.last_command or self._motion.initial
+        shapes = turning_shapes(geometry, commanded)
         if self._last_target is not None:
-            shapes = tuple(target_shapes(geometry, *self._last_target))
-        return Picture(self._arm_count, self._arm_shapes, shapes)
+            shapes += target_shapes(geometry, *self._last_target)
+        return Picture(self._arm_count, self._arm_shapes, tuple(shapes))

@@ -2,19 +2,43 @@
 
 An arm is described by the node's parameters, by a URDF in the ``robot_description`` parameter,
 or by URDFs arriving on a topic (``robot_description_topic``, as robot_state_publisher publishes
-it). :class:`ArmSource` holds that description and the :class:`~two_bone_ik.target_solver.
-TargetSolver` built from it, and decides what a newly arrived description changes: nothing when
-it is the same text, a new arm when it differs and can be used, and nothing but a recorded
-problem when it cannot (the previous arm stays in force).
+it); it is a planar pair (two joints) or a desktop arm (a base yaw, the pair, a wrist pitch and
+roll: 3 to 5 joints, see :mod:`two_bone_ik.arm.desktop_geometry`). :class:`ArmSource` holds that
+description and the solver built from it — a
+:class:`~two_bone_ik.target_solver.TargetSolver` for a pair, a
+:class:`~two_bone_ik.desktop_target_solver.DesktopTargetSolver` otherwise — and decides what a
+newly arrived description changes: nothing when it is the same text, a new arm when it differs
+and can be used, and nothing but a recorded problem when it cannot (the previous arm stays).
+
+The per-joint parameters (``joint_zero_angles``, ``joint_directions``, ``joint_lower_limits``,
+``joint_upper_limits``) and the shape's (``plane``, ``arm_shape``, ``tool_offset``) are passed
+on only when given: their declared defaults are a planar pair's, and an arm of N joints takes
+N zeros, +1s and open sides instead. With a URDF, given joint limits narrow the URDF's (one
+value per joint of its chain).
 """
 
-import dataclasses
-from typing import Callable, Optional
+from typing import Any, Callable, Collection, Mapping, Optional
 
-from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.urdf_import import arm_geometry
+from two_bone_ik.arm.config import ArmConfig, PARAMETER_NAMES
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
+from two_bone_ik.arm.desktop_config import DESKTOP_PARAMETER_NAMES, DesktopConfig
+from two_bone_ik.arm.desktop_geometry import arm_from_description
+from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.config_error import ConfigError
+from two_bone_ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.target_solver import TargetSolver
+
+#: The arm's parameters (the planar ones, then the desktop arm's).
+ARM_PARAMETERS = DESKTOP_PARAMETER_NAMES
+
+#: Parameters passed on only when given (see the module docstring).
+WHEN_GIVEN = ('joint_zero_angles', 'joint_directions', 'joint_lower_limits',
+              'joint_upper_limits', 'plane', 'arm_shape', 'tool_offset')
+
+#: Parameters that steer the solver of any arm, and may change while it runs.
+SOLVING_OPTIONS = ('elbow', 'allow_elbow_flip', 'use_orientation', 'approach_pitch')
+
+_OPTION_DEFAULTS = {'use_orientation': False, 'approach_pitch': 0.0}
 
 
 class ArmSource:
@@ -22,8 +46,10 @@ class ArmSource:
 
     Parameters
     ----------
-    config : ArmConfig
-        The solving options and, without a URDF, the arm.
+    values : mapping
+        The arm's parameter values by name (others are ignored).
+    given : collection of str
+        The parameters given explicitly (see the module docstring).
     robot_description : str
         A URDF given as a parameter ('' for none).
     description_topic : str
@@ -37,18 +63,21 @@ class ArmSource:
         If the parameters or the URDF given as a parameter cannot describe an arm.
     """
 
-    def __init__(self, config: ArmConfig, robot_description: str = '',
-                 description_topic: str = '', tip_frame: str = ''):
-        self.config = config
+    def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
+                 robot_description: str = '', description_topic: str = '',
+                 tip_frame: str = ''):
+        self._values = {name: value for name, value in values.items()
+                        if name in ARM_PARAMETERS and (name in given or name not in WHEN_GIVEN)}
         self.description = robot_description
         self.topic = description_topic
         self.tip_frame = tip_frame
         self._from_parameter = bool(robot_description)
         #: Why the last description from the topic was refused ('' when it was not).
         self.problem = ''
-        self.solver: Optional[TargetSolver] = None
+        self.config = self._config(self._values)
+        self.solver = None
         if robot_description or not description_topic:
-            self.solver = self._solver_for(config)
+            self.solver = self._solver_for(self._values, robot_description)
 
     @property
     def from_urdf(self) -> bool:
@@ -61,32 +90,65 @@ class ArmSource:
             return f'topic {self.topic}'
         return 'robot_description parameter' if self.description else 'parameters'
 
-    def _solver_for(self, config: ArmConfig, description: Optional[str] = None) -> TargetSolver:
-        description = self.description if description is None else description
-        return TargetSolver(config, arm_geometry(config, description, self.tip_frame))
+    def _config(self, values: Mapping[str, Any]):
+        """Return the config of the arm's parameters; with a URDF, of its frame and options."""
+        if self.from_urdf:
+            return ArmConfig.from_mapping({name: value for name, value in values.items()
+                                           if name in PARAMETER_NAMES and name not in WHEN_GIVEN
+                                           and name not in ('joint_names', 'link_lengths')})
+        return arm_config_from_mapping(values)
 
-    def changed_config(self, changes: dict) -> ArmConfig:
-        """Return the config with ``changes``, checked against the arm's description.
+    def _solver_for(self, values: Mapping[str, Any], description: str):
+        """Build the solver of the arm ``values`` and ``description`` describe.
 
         Raises
         ------
         ConfigError
-            If a value is invalid or the URDF cannot be used with it.
+            If they cannot describe an arm.
         """
-        config = dataclasses.replace(self.config, **changes)
-        if self.description:
-            arm_geometry(config, self.description, self.tip_frame)
-        return config
+        config = self._config(values)
+        if description:
+            geometry = arm_from_description(description, config.base_frame, self.tip_frame,
+                                            values.get('joint_lower_limits', ()),
+                                            values.get('joint_upper_limits', ()))
+        elif isinstance(config, DesktopConfig):
+            geometry = desktop_geometry(config)
+        else:
+            geometry = ArmGeometry.from_config(config)
+        if isinstance(geometry, ArmGeometry):
+            return TargetSolver(config, geometry)
+        options = {name: values.get(name, _OPTION_DEFAULTS.get(name))
+                   for name in SOLVING_OPTIONS}
+        return DesktopTargetSolver(geometry, options['elbow'] or 'up',
+                                   config.allow_elbow_flip, config.out_of_plane_tolerance,
+                                   bool(options['use_orientation']),
+                                   float(options['approach_pitch']))
 
-    def use_config(self, config: ArmConfig) -> Optional[TargetSolver]:
-        """Use a checked config; return the new solver (None while no URDF has come)."""
-        self.config = config
+    def checked(self, changes: Mapping[str, Any]) -> dict:
+        """Return the arm's values with the changes, checked by building the arm again.
+
+        Raises
+        ------
+        ConfigError
+            If a value is invalid or the arm cannot be built with it.
+        """
+        values = {**self._values, **{name: value for name, value in changes.items()
+                                     if name in ARM_PARAMETERS}}
         if self.description or not self.topic:
-            self.solver = self._solver_for(config)
+            self._solver_for(values, self.description)
+        else:
+            self._config(values)
+        return values
+
+    def use(self, values: Mapping[str, Any]):
+        """Use checked values; return the new solver (None while no URDF has come)."""
+        self._values = dict(values)
+        self.config = self._config(self._values)
+        if self.description or not self.topic:
+            self.solver = self._solver_for(self._values, self.description)
         return self.solver
 
-    def receive(self, text: str,
-                accept: Optional[Callable[[TargetSolver], None]] = None) -> Optional[TargetSolver]:
+    def receive(self, text: str, accept: Optional[Callable[[object], None]] = None):
         """Take a description from the topic.
 
         ``accept``, when given, is called with the new solver before it is taken and may refuse
@@ -94,7 +156,7 @@ class ArmSource:
 
         Returns
         -------
-        TargetSolver or None
+        TargetSolver, DesktopTargetSolver or None
             The new arm's solver; None when ``text`` is the description already in force (it
             changes nothing).
 
@@ -107,7 +169,7 @@ class ArmSource:
             self.problem = ''
             return None
         try:
-            solver = self._solver_for(self.config, text)
+            solver = self._solver_for(self._values, text)
             if accept is not None:
                 accept(solver)
         except ConfigError as error:

@@ -69,7 +69,9 @@ class CommandedMotion:
         self._names: Names = tuple(names)
         self._trajectories = trajectories
         self._goals = deque(maxlen=1)  # the newest goal waiting for the next period
-        self._next: Optional[Tuple[Names, tuple]] = None  # an arm with other joints, once at rest
+        # An arm with other joints (names, joint limits, motion limits), once at rest.
+        self._next: Optional[tuple] = None
+        self._next_initial = self._initial
         self._measured: Dict[str, float] = {}
         #: Samples streamed since start.
         self.streamed = 0
@@ -236,13 +238,16 @@ class CommandedMotion:
             return (f'at rest at {shown(stop.position)} rad, held until the next target',
                     None, False)
 
-    def new_arm(self, names: Sequence[str], position_limits, limits: MotionLimits):
+    def new_arm(self, names: Sequence[str], position_limits, limits: MotionLimits,
+                initial_positions: Sequence[float]):
         """Drive a new arm: brake what moves; return a braking trajectory and whether to stream.
 
         The same joints keep the commanded state (the next motion starts from it); other joints
-        start afresh once the old ones are at rest.
+        start afresh once the old ones are at rest, from their measured positions or
+        ``initial_positions``.
         """
         names = tuple(names)
+        self._next_initial = tuple(float(v) for v in initial_positions)
         bounds = tuple(tuple(pair) for pair in position_limits)
         with self._lock:
             self._goals.clear()
@@ -251,22 +256,21 @@ class CommandedMotion:
             if braking:
                 stop = self._stream.stop()
                 trajectory = self._motion_trajectory() if stop.new_trajectory else None
-            self._stream.set_limits(limits)
             if names == self._names:
+                self._stream.set_limits(limits)
                 self._stream.set_position_limits(bounds)
-            elif braking:
-                self._next = (names, bounds)
             else:
-                self._next = (names, bounds)
-                self._switch()
+                self._next = (names, bounds, limits)
+                if not braking:
+                    self._switch()
             return trajectory, braking
 
     def _switch(self) -> None:
         """Start afresh on the arm in ``_next`` (its joints, from their measured positions)."""
-        names, bounds = self._next
+        names, bounds, limits = self._next
         self._next = None
-        old = self._stream
-        self._stream = CommandStream(old.limits, bounds, old.rate, self._initial)
+        self._initial = self._next_initial
+        self._stream = CommandStream(limits, bounds, self._stream.rate, self._initial)
         self._names = names
         if all(name in self._measured for name in names):
             self._stream.measured([self._measured[name] for name in names])
