@@ -96,6 +96,16 @@ def test_the_yaw_arm_sits_where_its_parameters_say():
     ({'use_orientation': 'yes'}, 'use_orientation: expected true or false'),
     ({'approach_pitch': 4.0},
      r'approach_pitch: expected an angle in radians within \[-pi, pi\], got 4.0'),
+    ({'gripper_joint': 'elbow_joint'},
+     "gripper_joint: 'elbow_joint' is one of joint_names \\(the chain\\); the gripper is a "
+     'joint off it'),
+    ({'gripper_joint': 3}, 'gripper_joint: expected a joint name or empty, got 3'),
+    ({'gripper_limits': (1.0, -1.0)},
+     r'gripper_limits: expected 2 angles in radians, lower <= upper, .*got \[1.0, -1.0\]'),
+    ({'gripper_limits': (math.nan, 1.0)}, r'gripper_limits: .*got \[nan, 1.0\]'),
+    ({'gripper_limits': (math.inf, math.inf)}, r'gripper_limits: .*got \[inf, inf\]'),
+    ({'gripper_limits': (0.0, 2e5)}, r'gripper_limits: .*within \+-100000'),
+    ({'gripper_limits': (0.0,)}, 'gripper_limits: expected 2 angles'),
 ])
 def test_invalid_parameters_are_named(changes, message):
     with pytest.raises(ArmConfigError, match=message):
@@ -106,6 +116,17 @@ def test_a_yaw_and_pair_arm_has_no_tool_offset():
     with pytest.raises(ArmConfigError, match="tool_offset: a 'yaw \\+ pair' arm has no wrist"):
         DesktopConfig(joint_names=('a', 'b', 'c'), arm_shape='yaw + pair',
                       tool_offset=(0.05, 0.0, 0.0))
+
+
+def test_a_gripper_is_described_off_the_chain():
+    config = DesktopConfig.from_mapping({
+        'joint_names': ['yaw', 'lift', 'elbow', 'flex', 'roll'], 'gripper_joint': 'gripper',
+        'gripper_limits': [-0.17, 1.75]})
+    assert (config.gripper_joint, config.gripper_limits) == ('gripper', (-0.17, 1.75))
+    # Not part of the arm the IK solves: the chain ends at the tool.
+    assert 'gripper' not in desktop_geometry(config).joint_names
+    assert [j.name for j in desktop_chain(config).joints][-1] == 'tool_joint'
+    assert DesktopConfig().gripper_limits == (-math.inf, math.inf)
 
 
 def test_from_a_mapping_by_the_number_of_joint_names():

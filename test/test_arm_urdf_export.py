@@ -1,5 +1,6 @@
 """Tests of two_bone_ik.arm.urdf_export: the generated URDF and its MuJoCo import."""
 
+import dataclasses
 import math
 from pathlib import Path
 import xml.etree.ElementTree as ET
@@ -410,3 +411,36 @@ def test_desktop_urdf_refuses_clashing_names():
     with pytest.raises(ValueError, match="joint_names: 'tool_joint' is the name of the "
                                          'generated fixed joint'):
         desktop_urdf(DesktopConfig(joint_names=('a', 'b', 'c', 'tool_joint')))
+
+
+def test_desktop_urdf_with_a_gripper_off_the_chain():
+    from two_bone_ik.arm.desktop_config import DesktopConfig
+    from two_bone_ik.arm.desktop_geometry import arm_from_description
+    from two_bone_ik.arm.urdf_export import desktop_urdf
+    config = dataclasses.replace(_desktop_config(), gripper_joint='gripper',
+                                 gripper_limits=(-0.17, 1.75), tool_offset=(0.1, 0.0, 0.0))
+    text = desktop_urdf(config, ros2_control='mock')
+    robot = ET.fromstring(text)
+    joints = {joint.get('name'): joint for joint in robot.findall('joint')}
+    jaw = joints['gripper']
+    assert (jaw.get('type'), jaw.find('parent').get('link'), jaw.find('child').get('link')) == (
+        'revolute', 'hand', 'jaw')
+    assert jaw.find('origin').get('xyz') == '0.05 0 0'   # halfway to the tool
+    assert (float(jaw.find('limit').get('lower')), float(jaw.find('limit').get('upper'))) == (
+        -0.17, 1.75)
+    # Not in <ros2_control> (the arm's controllers), and the chain reads as before.
+    assert 'gripper' not in [j.get('name') for j in robot.find('ros2_control').findall('joint')]
+    geometry = arm_from_description(text, 'base_link', 'tool')
+    assert geometry.joint_names == config.joint_names
+    # MuJoCo simulates it beside the arm's joints, within its limits.
+    model = mujoco.MjModel.from_xml_string(text)
+    assert model.njnt == 6
+    assert list(model.jnt_range[model.joint('gripper').id]) == pytest.approx([-0.17, 1.75])
+    # Unlimited: continuous. A clash with the generated names is refused.
+    open_jaw = desktop_urdf(dataclasses.replace(config, gripper_limits=(-math.inf, math.inf)))
+    assert '<joint name="gripper" type="continuous">' in open_jaw
+    with pytest.raises(ValueError, match="gripper_joint: 'tool_joint' is the name of the "
+                                         'generated fixed joint'):
+        desktop_urdf(dataclasses.replace(config, gripper_joint='tool_joint'))
+    with pytest.raises(ValueError, match="base_frame: 'jaw' clashes with a generated link"):
+        desktop_urdf(DesktopConfig(base_frame='jaw', gripper_joint='gripper'))

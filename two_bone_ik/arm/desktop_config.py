@@ -4,9 +4,10 @@ The sibling of :class:`~two_bone_ik.arm.config.ArmConfig` for 3 to 5 joints: the
 parameters where they mean the same (``link_lengths``, ``base_frame``, ``plane``, ``elbow``,
 ``allow_elbow_flip``, ``out_of_plane_tolerance``, ``shoulder_position``), the per-joint ones with
 N values (``joint_names``, ``joint_zero_angles``, ``joint_directions``, ``joint_lower_limits``,
-``joint_upper_limits``), and four new ones (``arm_shape``, ``tool_offset``, ``use_orientation``,
-``approach_pitch``). A two-joint arm stays an ``ArmConfig`` (:func:`arm_config_from_mapping`
-picks by the number of joint names).
+``joint_upper_limits``), four new ones (``arm_shape``, ``tool_offset``, ``use_orientation``,
+``approach_pitch``) and the gripper the arm's description carries (``gripper_joint``,
+``gripper_limits``: a jaw off the chain, which the IK never moves). A two-joint arm stays an
+``ArmConfig`` (:func:`arm_config_from_mapping` picks by the number of joint names).
 
 The arm, in the plane (u, v) that ``plane`` names (normal ``u x v``, as for a planar arm):
 
@@ -45,10 +46,12 @@ from two_bone_ik.arm.plane import PLANE_AXES
 from two_bone_ik.solver.chain_kinematics import rotation_about
 from two_bone_ik.solver.desktop_model import (
     PAIR_PITCH, SHAPES, YAW_PAIR, YAW_PAIR_PITCH, YAW_PAIR_PITCH_ROLL)
+from two_bone_ik.solver.validation import MAX_JOINT_LIMIT
 
 #: Names of the node parameters a desktop arm reads, in declaration order.
 DESKTOP_PARAMETER_NAMES = PARAMETER_NAMES + (
-    'arm_shape', 'tool_offset', 'use_orientation', 'approach_pitch')
+    'arm_shape', 'tool_offset', 'use_orientation', 'approach_pitch', 'gripper_joint',
+    'gripper_limits')
 
 #: The shape of each joint count when ``arm_shape`` is empty (3 joints need it).
 DEFAULT_SHAPES = {4: YAW_PAIR_PITCH, 5: YAW_PAIR_PITCH_ROLL}
@@ -97,6 +100,12 @@ class DesktopConfig:
         Command the pitch and roll of each target's orientation.
     approach_pitch : float, rad
         Preferred approach pitch without ``use_orientation``, in [-pi, pi].
+    gripper_joint : str
+        A gripper's jaw joint, off the chain: the URDF of these parameters holds it
+        (:func:`two_bone_ik.arm.urdf_export.desktop_urdf`), so a simulation of that URDF moves
+        it and RViz shows it; the IK never commands it. Empty: none.
+    gripper_limits : tuple of 2 float, rad
+        The jaw joint's lower and upper limits; ``-inf`` / ``inf`` for an open side.
 
     Raises
     ------
@@ -120,6 +129,8 @@ class DesktopConfig:
     tool_offset: Optional[Tuple[float, float, float]] = None
     use_orientation: bool = False
     approach_pitch: float = 0.0
+    gripper_joint: str = ''
+    gripper_limits: Tuple[float, float] = (-math.inf, math.inf)
 
     def __post_init__(self):
         names = _names(self.joint_names)
@@ -160,6 +171,8 @@ class DesktopConfig:
             raise ArmConfigError(
                 f'approach_pitch: expected an angle in radians within [-pi, pi], got {pitch!r}')
         self._set('approach_pitch', float(pitch))
+        self._set('gripper_joint', self._checked_gripper())
+        self._set('gripper_limits', self._checked_gripper_limits())
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)
@@ -196,6 +209,25 @@ class DesktopConfig:
                 'tool_offset: the tool point must be off the wrist pitch axis (along or across '
                 f'the approach) for it to have an approach pitch, got {show_values(offset)}')
         return offset
+
+    def _checked_gripper(self) -> str:
+        name = self.gripper_joint
+        if not isinstance(name, str) or name != name.strip():
+            raise ArmConfigError(f'gripper_joint: expected a joint name or empty, got {name!r}')
+        if name in self.joint_names:
+            raise ArmConfigError(f'gripper_joint: {name!r} is one of joint_names (the chain); '
+                                 'the gripper is a joint off it')
+        return name
+
+    def _checked_gripper_limits(self) -> Tuple[float, float]:
+        what = ('2 angles in radians, lower <= upper, each within '
+                f'+-{MAX_JOINT_LIMIT:g} (-.inf / .inf for an open side)')
+        lower, upper = real_values('gripper_limits', self.gripper_limits, what)
+        if not (-math.inf <= lower <= upper <= math.inf) or math.inf in (lower, -upper) or any(
+                math.isfinite(v) and abs(v) > MAX_JOINT_LIMIT for v in (lower, upper)):
+            raise ArmConfigError(f'gripper_limits: expected {what}, got '
+                                 f'{show_values((lower, upper))}')
+        return lower, upper
 
     @property
     def roles(self) -> Tuple[str, ...]:

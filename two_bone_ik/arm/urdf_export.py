@@ -49,6 +49,8 @@ from two_bone_ik.arm.plane import PLANE_AXES
 LINK_NAMES = ('link1', 'link2')
 TOOL_LINK = 'tool'
 TOOL_JOINT = 'tool_joint'
+#: A desktop arm's gripper jaw link (with ``gripper_joint``).
+JAW_LINK = 'jaw'
 
 #: Default physical properties of the generated links.
 MAX_LINK_RADIUS = 0.02  # m, default link radius of an arm longer than 0.5 m
@@ -401,7 +403,12 @@ def desktop_urdf(config: DesktopConfig, robot_name: str = 'desktop_arm',
     The chain is :func:`two_bone_ik.arm.desktop_config.desktop_chain`'s (links ``turntable``,
     ``link1``, ``link2``, ``wrist``, ``hand`` as the shape has them, and ``tool``), so importing
     the file gives back the same arm. The options mean what they mean for :func:`arm_urdf`;
-    ``<ros2_control>`` holds every joint.
+    ``<ros2_control>`` holds every joint of the chain.
+
+    With ``config.gripper_joint``, a jaw off the chain too (:func:`_jaw`): a revolute joint of
+    that name (``continuous`` without limits) on the chain's last link, at half the tool's
+    distance along it, about that link's z axis, and the ``jaw`` link, a bar reaching to the
+    tool's distance. A stand-in for drawing and simulating a gripper, not its real shape.
 
     Raises
     ------
@@ -413,8 +420,11 @@ def desktop_urdf(config: DesktopConfig, robot_name: str = 'desktop_arm',
         link_radius = default_link_radius(config)
     velocities = _velocities([math.inf] * len(config.joint_names), velocity)
     _check_options(link_radius, linear_density, effort, velocities)
-    _check_names(config.base_frame, config.joint_names,
-                 tuple(LINKS.values()) + (TOOL_LINK,), TOOL_JOINT)
+    links = tuple(LINKS.values()) + (TOOL_LINK,) + ((JAW_LINK,) if config.gripper_joint else ())
+    _check_names(config.base_frame, config.joint_names, links, TOOL_JOINT)
+    if config.gripper_joint == TOOL_JOINT:
+        raise ValueError(f'gripper_joint: {TOOL_JOINT!r} is the name of the generated fixed '
+                         'joint')
     control = ('' if ros2_control is None else ros2_control_block(
         desktop_from_chain(chain), ros2_control, robot_name, controllers_file))
     iu, iv = PLANE_AXES[config.plane]
@@ -437,6 +447,23 @@ def desktop_urdf(config: DesktopConfig, robot_name: str = 'desktop_arm',
                                3.0 * link_radius))
     tool = chain.joints[-1]
     parts.append(_tool(tool.parent, tool.xyz, link_radius))
+    if config.gripper_joint:
+        parts.append(_jaw(config, tool.parent, tool.xyz[0], effort, link_radius,
+                          linear_density))
     parts.append(control)
     parts.append('</robot>\n')
     return ''.join(parts)
+
+
+def _jaw(config: DesktopConfig, parent: str, reach: float, effort: float, link_radius: float,
+         linear_density: float) -> str:
+    """Return the gripper's joint and its ``jaw`` link (see :func:`desktop_urdf`).
+
+    ``reach`` is the tool's distance along ``parent``'s x axis, m.
+    """
+    hinge = 0.5 * reach
+    limits = urdf_joint_limits(*config.gripper_limits)
+    return (_joint(config.gripper_joint, parent, JAW_LINK, (hinge, 0.0, 0.0), (0.0, 0.0, 0.0),
+                   '0 0 1', limits, effort, DEFAULT_VELOCITY)
+            + _arm_link(JAW_LINK, reach - hinge, 0.5 * link_radius, linear_density,
+                        3.0 * link_radius))

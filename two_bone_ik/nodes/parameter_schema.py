@@ -72,6 +72,15 @@ ARM_PARAMETERS = (
         '(along the approach, across it, aside); used only when given.', '3 finite values',
         length=3),
     ParameterSpec(
+        'gripper_joint', STRING, '',
+        "A desktop arm's gripper: a jaw joint off the chain that the arm's URDF written from "
+        'these parameters holds (two_bone_ik_urdf; so the sim moves it and RViz shows it). '
+        'The IK node never commands it. Empty: none.', 'a name not in joint_names'),
+    ParameterSpec(
+        'gripper_limits', DOUBLES, [-float('inf'), float('inf')],
+        "The gripper joint's lower and upper limits, radians (-.inf/.inf: an open side).",
+        'lower <= upper', length=2),
+    ParameterSpec(
         'robot_description', STRING, '',
         'The URDF of the arm. When set, the arm comes from it (chain base_frame -> tip_frame) '
         'and the geometry parameters above are not used.'),
