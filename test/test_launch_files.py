@@ -19,7 +19,9 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping
 from two_bone_ik.arm.params_file import parameters_for_node, read_params_file
+from two_bone_ik.arm.urdf_export import TOOL_LINK
 from two_bone_ik.arm.urdf_import import arm_geometry
 from two_bone_ik.nodes import ik_node, servo_node, sim_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
@@ -46,6 +48,9 @@ ARGUMENTS = {
     'servo_arm.launch.py': ('params_file', 'namespace', 'port', 'elbow'),
     'two_arms.launch.py': ('params_file', 'sim'),
     'two_arms.launch.xml': ('params_file', 'sim'),
+    'so101.launch.py': ('params_file', 'namespace', 'port', 'calibration_file', 'sim', 'rviz',
+                        'rviz_config', 'urdf_file', 'robot_description_topic', 'tip_frame',
+                        'use_sim_time'),
 }
 PYTHON_FILES = sorted(name for name in ARGUMENTS if name.endswith('.py'))
 XML_FILES = sorted(name for name in ARGUMENTS if name.endswith('.xml'))
@@ -88,8 +93,14 @@ def _schema(executable):
     return next((known for (_, name), known in EXTERNAL.items() if name == executable), set())
 
 
+#: Parameters rclpy declares on every node itself.
+RCLPY_PARAMETERS = {'use_sim_time'}
+
+
 def _known_parameter(executable, name):
     """Whether ``executable`` declares ``name`` (``servos.<joint>.x`` for any joint)."""
+    if executable in NODE_NAMES and name in RCLPY_PARAMETERS:
+        return True
     parts = name.split('.')
     if executable == 'two_bone_ik_servo' and parts[0] == 'servos' and len(parts) > 2:
         name = '.'.join(['servos', '*', *parts[2:]])
@@ -321,6 +332,7 @@ def test_every_node_and_include_is_found_by_the_checks():
         'display.launch.py': ['robot_state_publisher', 'rviz2'],
         'servo_arm.launch.py': ['two_bone_ik_servo'],
         'sim.launch.py': ['two_bone_ik_sim'],
+        'so101.launch.py': ['two_bone_ik_node', 'two_bone_ik_servo', 'two_bone_ik_sim'],
         'two_arms.launch.py': [],
         'two_bone_ik.launch.py': ['two_bone_ik_node'],
         'view_arm.launch.py': [],
@@ -331,6 +343,7 @@ def test_every_node_and_include_is_found_by_the_checks():
         'display.launch.py': [], 'two_bone_ik.launch.py': [],
         'servo_arm.launch.py': ['two_bone_ik.launch.py'],
         'sim.launch.py': ['display.launch.py', 'two_bone_ik.launch.py'],
+        'so101.launch.py': ['display.launch.py'],
         'two_arms.launch.py': ['sim.launch.py', 'two_bone_ik.launch.py'],
         'view_arm.launch.py': ['display.launch.py', 'two_bone_ik.launch.py'],
     }
@@ -450,6 +463,7 @@ DEFAULT_PARAMS = {
     'two_bone_ik.launch.py': 'two_bone_ik.yaml', 'sim.launch.py': 'two_bone_ik.yaml',
     'view_arm.launch.py': 'two_bone_ik.yaml', 'display.launch.py': 'two_bone_ik.yaml',
     'servo_arm.launch.py': 'servo_arm_maestro.yaml', 'two_arms.launch.py': 'two_arms.yaml',
+    'so101.launch.py': 'so101.yaml',
 }
 
 
@@ -501,6 +515,46 @@ def test_servo_arm_maestro_is_the_servo_arm_with_its_maestro_driver():
         assert {f'servos.{joint}.channel', f'servos.{joint}.angle_range'} <= set(driver)
     assert _section_problems(CONFIG / 'servo_arm_maestro.yaml', '/two_bone_ik_servo',
                              'two_bone_ik_servo') == []
+
+
+@pytest.mark.parametrize('namespace', ['', '/so101'])
+def test_so101_file_has_a_section_for_each_node_and_their_joints_agree(namespace):
+    path = CONFIG / 'so101.yaml'
+    read_params_file(path)  # parses, as rcl would
+    for executable in ('two_bone_ik_node', 'two_bone_ik_servo', 'two_bone_ik_sim'):
+        assert _section_problems(path, f'{namespace}/{NODE_NAMES[executable]}',
+                                 executable) == []
+    arm = arm_config_from_mapping(parameters_for_node(path, f'{namespace}/two_bone_ik').values)
+    driver = parameters_for_node(path, f'{namespace}/two_bone_ik_servo').values
+    # The arm's joints as LeRobot names the SO-101's motors, then the gripper off the chain.
+    assert arm.joint_names == ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex',
+                               'wrist_roll')
+    assert driver['joints'] == [*arm.joint_names, arm.gripper_joint] and (
+        arm.gripper_joint == 'gripper')
+    assert driver['protocol'] == 'feetech'
+    # Ids, ranges and mapping come from the calibration file given at launch: nothing here
+    # replaces them (a servos.<joint>.channel, output_range or output_limits would).
+    assert 'calibration_file' not in driver
+    assert all(name.rsplit('.', 1)[1] in ('max_velocity', 'max_acceleration')
+               for name in driver if name.startswith('servos.'))
+    # The servos' own speed limits are above the IK node's planned motion.
+    ik = parameters_for_node(path, f'{namespace}/two_bone_ik').values
+    assert all(driver[f'servos.{joint}.max_velocity'] > max(ik['max_joint_velocity'])
+               for joint in driver['joints'])
+
+
+def _command_argument(file_name):
+    (command,) = _calls(_tree(file_name), 'Command')
+    return ast.dump(command.args[0])
+
+
+def test_so101_sim_gets_the_description_robot_state_publisher_shows():
+    # display.launch.py writes the URDF robot_state_publisher shows with the same command line.
+    assert _command_argument('so101.launch.py') == _command_argument('display.launch.py')
+    tree = _tree('so101.launch.py')
+    tip = next(node.value.value for node in tree.body if isinstance(node, ast.Assign)
+               and node.targets[0].id == 'GENERATED_TIP')
+    assert tip == TOOL_LINK
 
 
 def test_two_arms_file_gives_each_namespaced_arm_its_own_section(tmp_path):
@@ -606,7 +660,7 @@ def _distro_section():
 def test_readme_has_one_ros2_launch_line_per_way_of_running_the_arm():
     section = _distro_section()
     for file_name in ('sim.launch.py', 'servo_arm.launch.py', 'view_arm.launch.py',
-                      'two_arms.launch.py', 'two_bone_ik.launch.py'):
+                      'two_arms.launch.py', 'two_bone_ik.launch.py', 'so101.launch.py'):
         assert f'ros2 launch two_bone_ik {file_name}' in section, file_name
 
 

@@ -9,7 +9,7 @@ from ros_harness import REPO_ROOT
 from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
 from two_bone_ik.arm.params_file import parameters_for_node
 from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
-from two_bone_ik.launch_support import RequiredNodeFailed
+from two_bone_ik.launch_support import LaunchArgumentError, RequiredNodeFailed, servo_overrides
 import yaml
 
 DEFAULT = str(REPO_ROOT / 'config' / 'two_bone_ik.yaml')
@@ -73,3 +73,32 @@ def test_a_params_file_the_user_gives_or_an_arm_without_urdf_gets_the_file_whole
     own.write_text((REPO_ROOT / 'config' / 'two_bone_ik.yaml').read_text())
     assert ik_node_parameters(str(own), DEFAULT, True, '/two_bone_ik') == [str(own)]
     assert ik_node_parameters(DEFAULT, DEFAULT, False, '/two_bone_ik') == [DEFAULT]
+
+
+SO101 = str(REPO_ROOT / 'config' / 'so101.yaml')
+
+
+def test_the_servo_driver_takes_port_and_calibration_file_given(monkeypatch):
+    monkeypatch.setenv('HOME', '/home/me')
+    assert servo_overrides(SO101, '/two_bone_ik_servo', '', '/tmp/arm.json') == {
+        'calibration_file': '/tmp/arm.json'}
+    # A shell does not expand ~ after :=, so the launch does.
+    assert servo_overrides(SO101, '/so101/two_bone_ik_servo', '/dev/ttyACM1', '~/arm.json') == {
+        'port': '/dev/ttyACM1', 'calibration_file': '/home/me/arm.json'}
+
+
+def test_without_a_calibration_the_launch_says_so_not_the_channel(tmp_path):
+    with pytest.raises(LaunchArgumentError) as error:
+        servo_overrides(SO101, '/two_bone_ik_servo', '/dev/ttyACM0', '')
+    assert str(error.value) == (
+        'calibration_file is not given: the servo driver takes the ids and calibration of '
+        'shoulder_pan, shoulder_lift, elbow_flex, wrist_flex, wrist_roll, gripper from '
+        "LeRobot's calibration file of the arm: give calibration_file:=<the JSON "
+        'lerobot-calibrate wrote, under ~/.cache/huggingface/lerobot/calibration/robots/'
+        '<robot>/>')
+    # A params file naming a calibration file, or calibrating every joint itself, needs none.
+    for driver in ({'calibration_file': '/tmp/arm.json', 'joints': ['a']},
+                   {'joints': ['a'], 'servos': {'a': {'channel': 1}}}):
+        path = tmp_path / 'driver.yaml'
+        path.write_text(yaml.safe_dump({'/**/two_bone_ik_servo': {'ros__parameters': driver}}))
+        assert servo_overrides(str(path), '/two_bone_ik_servo', '', '') == {}

@@ -13,6 +13,12 @@ them.
 - :func:`ik_node_parameters`: the IK node's ``parameters=`` when the arm comes from a URDF file,
   without the default params file's geometry (which the URDF replaces, and the node would warn
   about as if the user had given it).
+- :func:`servo_overrides`: the servo driver's ``port`` and ``calibration_file`` overrides, and
+  the refusal of a launch whose driver would have no calibration for a joint.
+
+A launch argument that cannot be used raises :class:`LaunchArgumentError` from the launch file's
+``OpaqueFunction``: ``ros2 launch`` prints ``Caught exception in launch (see debug for
+traceback): <the message>`` and exits with code 1.
 """
 
 import os
@@ -24,6 +30,10 @@ from two_bone_ik.arm.params_file import parameters_for_node
 
 class RequiredNodeFailed(RuntimeError):
     """A node the launch needs exited with an error: the launch ends with an error too."""
+
+
+class LaunchArgumentError(ValueError):
+    """Launch arguments that cannot be used (together); the message is one line."""
 
 
 def end_launch_on_exit(executable: str) -> Callable[[Any, Any], List[Any]]:
@@ -90,3 +100,49 @@ def ik_node_parameters(params_file: str, default_params_file: str, urdf_given: b
     # launch_ros writes the dict to a params file with yaml.dump: lists, not tuples.
     return [{name: list(value) if isinstance(value, tuple) else value
              for name, value in values.items() if name not in GEOMETRY_PARAMETERS}]
+
+
+def servo_overrides(params_file: str, node_name: str, port: str,
+                    calibration_file: str) -> Dict[str, str]:
+    """Return the servo driver's ``port`` and ``calibration_file`` overrides, those given.
+
+    Parameters
+    ----------
+    params_file : str
+        The launch's ``params_file``, with the driver's section.
+    node_name : str
+        The driver's full name (``/<namespace>/two_bone_ik_servo``), whose section is read.
+    port : str
+        The ``port`` argument ('' keeps the params file's).
+    calibration_file : str
+        The ``calibration_file`` argument ('' keeps the params file's); a leading ``~`` is the
+        user's home (a shell does not expand it after ``:=``).
+
+    Returns
+    -------
+    dict
+        ``{'port': ..., 'calibration_file': ...}``, each only when given.
+
+    Raises
+    ------
+    LaunchArgumentError
+        If no calibration file is given, here or in the params file, while a joint of the
+        driver's ``joints`` has no ``servos.<joint>.channel`` of its own: the driver could not
+        calibrate it (it would exit naming only the channel).
+    """
+    overrides = {}
+    if port:
+        overrides['port'] = port
+    if calibration_file:
+        overrides['calibration_file'] = os.path.expanduser(calibration_file)
+        return overrides
+    values = parameters_for_node(params_file, node_name).values
+    joints = values.get('joints', ())
+    uncalibrated = [joint for joint in joints if f'servos.{joint}.channel' not in values]
+    if not values.get('calibration_file') and uncalibrated:
+        raise LaunchArgumentError(
+            'calibration_file is not given: the servo driver takes the ids and calibration of '
+            f"{', '.join(uncalibrated)} from LeRobot's calibration file of the arm: give "
+            'calibration_file:=<the JSON lerobot-calibrate wrote, under '
+            '~/.cache/huggingface/lerobot/calibration/robots/<robot>/>')
+    return overrides
