@@ -1,0 +1,167 @@
+"""The SO-101 end to end over DDS: a target in, the servos' raw goals out, the readings back.
+
+The IK node on ``config/so101.yaml`` -> ``joint_commands`` -> the servo driver on the same file
+(``protocol: feetech``), with ``port`` pointed at six emulated STS3215s on a pseudo-terminal
+(``bus_servo_emulators.FeetechEmulator``, ideal servos: present position = goal) and
+``calibration_file`` at a LeRobot calibration file written here, as ``so101.launch.py`` starts
+them, in a namespace. What is checked, with oracles of the test's own:
+
+- the servos end at the raw goals LeRobot's degrees formula gives for the IK's readings
+  (``raw = mid + s * q * 4095 / 2 pi``, rounded, within [range_min, range_max]);
+- ``joint_states`` reads those raw positions back through the same formula;
+- the tool point of the read-back readings, by an independent forward kinematics
+  (``urdf_arms.chain_tip``) of the URDF ``two_bone_ik_urdf`` writes from the file, is on the
+  target to within the servos' resolution, and that of the IK's own readings exactly;
+- a ``joint_commands`` message naming only the gripper moves only the gripper's servo.
+"""
+
+import json
+import math
+
+from bus_servo_emulators import FeetechEmulator
+from diagnostic_msgs.msg import DiagnosticStatus
+from geometry_msgs.msg import PoseStamped
+from ik_client import values
+import numpy as np
+import pytest
+from ros_harness import claim_domain_id, NodeProcess, REPO_ROOT, RosProbe
+from sensor_msgs.msg import JointState
+
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping
+from two_bone_ik.arm.params_file import load_arm_config
+from two_bone_ik.nodes.urdf_command import main as urdf_main
+from urdf_arms import chain_tip
+
+SO101 = REPO_ROOT / 'config' / 'so101.yaml'
+NAMESPACE = '/so101'
+ARM = ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex', 'wrist_roll')
+MOTORS = ARM + ('gripper',)
+#: A LeRobot calibration file as lerobot-calibrate writes one for an SO-101 (IDs 1-6, ranges
+#: recorded by moving each joint, the roll over the whole turn), with one motor reversed
+#: (drive_mode 1) and one half-tick middle, to exercise the formula.
+CALIBRATION = {
+    'shoulder_pan': {'id': 1, 'drive_mode': 0, 'homing_offset': -1247, 'range_min': 750,
+                     'range_max': 3280},
+    'shoulder_lift': {'id': 2, 'drive_mode': 0, 'homing_offset': 893, 'range_min': 820,
+                      'range_max': 3231},
+    'elbow_flex': {'id': 3, 'drive_mode': 1, 'homing_offset': -30, 'range_min': 880,
+                   'range_max': 3090},
+    'wrist_flex': {'id': 4, 'drive_mode': 0, 'homing_offset': 12, 'range_min': 870,
+                   'range_max': 3230},
+    'wrist_roll': {'id': 5, 'drive_mode': 0, 'homing_offset': -2000, 'range_min': 0,
+                   'range_max': 4095},
+    'gripper': {'id': 6, 'drive_mode': 0, 'homing_offset': 1400, 'range_min': 2010,
+                'range_max': 3480},
+}
+TICK = 2 * math.pi / 4095   # rad per tick in LeRobot's degrees mode (it divides by 4095)
+#: Table targets (m, in base_link) the arm reaches with the gripper pointing down.
+TARGETS = ((0.25, 0.0, 0.02), (0.20, 0.10, 0.05))
+
+
+def _mid(motor):
+    entry = CALIBRATION[motor]
+    return (entry['range_min'] + entry['range_max']) / 2
+
+
+def _sign(motor):
+    return -1.0 if CALIBRATION[motor]['drive_mode'] == 1 else 1.0
+
+
+def raw_goal(motor, angle):
+    """Return the raw goal of ``angle`` (rad): LeRobot's degrees mode inverted, clamped."""
+    entry = CALIBRATION[motor]
+    raw = math.floor(_mid(motor) + _sign(motor) * angle / TICK + 0.5)
+    return min(max(raw, entry['range_min']), entry['range_max'])
+
+
+def angle_of(motor, raw):
+    """Return the angle (rad) of raw position ``raw``: LeRobot's degrees mode, in radians."""
+    return _sign(motor) * (raw - _mid(motor)) * TICK
+
+
+def _target(x, y, z):
+    msg = PoseStamped()
+    msg.header.frame_id = 'base_link'
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = x, y, z
+    return msg
+
+
+@pytest.fixture(scope='module')
+def description(tmp_path_factory):
+    path = tmp_path_factory.mktemp('so101') / 'so101.urdf'
+    assert urdf_main(['--params-file', str(SO101), '--node-name', f'{NAMESPACE}/two_bone_ik',
+                      '-o', str(path)]) == 0
+    return path.read_text()
+
+
+def test_targets_to_raw_goals_and_back_then_the_gripper_alone(tmp_path, description):
+    calibration = tmp_path / 'so101_follower.json'
+    calibration.write_text(json.dumps(CALIBRATION, indent=4))
+    config = load_arm_config(SO101, f'{NAMESPACE}/two_bone_ik', build=arm_config_from_mapping)
+    reach = 0.116 + 0.135 + 0.1594   # l1 + l2 + the tool's distance from the wrist axis, m
+    ids = {motor: CALIBRATION[motor]['id'] for motor in MOTORS}
+    # The arm at rest in the middle of every range (all readings 0).
+    start = {ids[motor]: round(_mid(motor)) for motor in MOTORS}
+    domain = claim_domain_id()
+    namespace = ['-r', f'__ns:={NAMESPACE}']
+    with FeetechEmulator(tmp_path / 'ttyACM0', dict(start)) as device, \
+            NodeProcess('two_bone_ik.nodes.servo_node', params_file=SO101,
+                        ros_args=[*namespace, '-p', f'port:={device.path}',
+                                  '-p', f'calibration_file:={calibration}'],
+                        domain_id=domain, log_dir=tmp_path, name='servo') as servo, \
+            NodeProcess('two_bone_ik', params_file=SO101, ros_args=namespace,
+                        domain_id=domain, log_dir=tmp_path, name='ik') as ik, \
+            RosProbe(domain, 'so101_probe') as probe:
+        targets = probe.publisher(PoseStamped, f'{NAMESPACE}/target_pose')
+        gripper = probe.publisher(JointState, f'{NAMESPACE}/joint_commands')
+        commands = probe.collect(JointState, f'{NAMESPACE}/joint_commands')
+        states = probe.collect(JointState, f'{NAMESPACE}/joint_states')
+        statuses = probe.collect(DiagnosticStatus, f'{NAMESPACE}/ik_status')
+        probe.wait_for_subscribers(targets)
+        probe.wait_for_subscribers(gripper)
+        probe.wait_for_publishers(commands)
+        first = states.wait_for_count(1, timeout=60.0)[0]
+        assert tuple(first.name) == MOTORS   # the driver is up and read every servo
+
+        for target in TARGETS:
+            seen, sent = len(statuses), len(commands)
+            probe.publish_until(targets, _target(*target), lambda: len(statuses) > seen, 60.0,
+                                f'the answer to {target}')
+            status = values(statuses.messages[seen])
+            assert status['status'] == 'REACHED', status
+            # The planned motion ends on a command at rest: the IK's readings for the target.
+            final = commands.wait_for(lambda m: len(m.velocity) and not any(m.velocity),
+                                      start=sent, timeout=60.0)
+            assert tuple(final.name) == ARM   # the chain's joints only, never the gripper
+            q = dict(zip(final.name, final.position))
+            np.testing.assert_allclose(
+                chain_tip(description, 'base_link', 'tool', q), target, rtol=0,
+                atol=1e-9 * reach)
+            # The servos end at the formula's raw goals for those readings...
+            goals = {ids[motor]: raw_goal(motor, q[motor]) for motor in ARM}
+            device.wait_for(lambda: all(device.get(i, 'goal') == g for i, g in goals.items()),
+                            timeout=30.0, what=f'the raw goals {goals}')
+            # ...and joint_states reads them back through the same formula.
+            state = states.wait_for(
+                lambda m: all(abs(p - angle_of(motor, goals[ids[motor]])) < 1e-12
+                              for motor, p in zip(m.name, m.position) if motor in ARM),
+                start=len(states), timeout=30.0)
+            back = dict(zip(state.name, state.position))
+            assert all(abs(back[motor] - q[motor]) <= TICK / 2 + 1e-12 for motor in ARM)
+            # Within half a tick on each joint, so within that many half-ticks times the
+            # reach of the target (the lever of each joint is less than the reach).
+            error = np.linalg.norm(chain_tip(description, 'base_link', 'tool', back) - target)
+            assert error <= len(ARM) * TICK / 2 * reach, error
+
+        # The gripper alone, from another node: one SYNC_WRITE holding only its servo.
+        arm_goals = {i: device.get(i, 'goal') for i in range(1, 6)}
+        writes = len(device.sync_writes(42))
+        gripper.publish(JointState(name=['gripper'], position=[0.3]))
+        device.wait_for(lambda: len(device.sync_writes(42)) > writes, timeout=30.0,
+                        what='the gripper goal')
+        assert device.sync_writes(42)[writes:] == [{6: raw_goal('gripper', 0.3)}]
+        assert {i: device.get(i, 'goal') for i in range(1, 6)} == arm_goals
+        states.wait_for(lambda m: dict(zip(m.name, m.position))['gripper'] == pytest.approx(
+            angle_of('gripper', raw_goal('gripper', 0.3)), abs=1e-12), start=len(states))
+        assert config.gripper_joint == 'gripper' and 'gripper' not in config.joint_names
+        assert ik.returncode is None and servo.returncode is None
