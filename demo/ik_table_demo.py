@@ -7,9 +7,9 @@ this machine only (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and in a ROS dom
 Then it sends a built-in sequence of targets: reachable ones in all four quadrants, one the
 requested elbow cannot reach within the limits (the other elbow does), one beyond reach, one
 closer than the elbow can fold, one off the arm plane, one in a wrong frame, one with NaN, and it
-switches the elbow through the node's parameter service (once accepted, once rejected). After each target it
-waits for the node's answer (``ik_status``, ``reachable`` and, unless rejected, the
-``joint_commands``), then prints one table row. The tip column is the forward kinematics of the
+switches the elbow through the node's parameter service (once accepted, once rejected). After
+each target it waits for the node's answer (``ik_status``, ``reachable`` and, unless rejected,
+the ``joint_commands``), then prints one table row. The tip column is the forward kinematics of the
 published angles.
 
 Exits 0 when every step got its answer with the expected status, 1 otherwise; the node is always
