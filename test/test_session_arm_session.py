@@ -606,8 +606,8 @@ def test_a_desktop_arms_approach_turns_with_the_twists_angular_velocity():
               'max_joint_velocity': [math.inf] * 5}
     session = ArmSession(values, given=set(values), clock=clock)
     joints = ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint')
-    start = chain_tip(DESKTOP_5, 'base_link', 'tool', dict(zip(joints, (1.8, 0.6, 0.4, 0.2,
-                                                                       0.7))))
+    readings = (1.8, 0.6, 0.4, 0.2, 0.7)
+    start = chain_tip(DESKTOP_5, 'base_link', 'tool', dict(zip(joints, readings)))
     first = session.target('', *start).result
     assert first.status is NodeStatus.REACHED
     geometry = session.solver.geometry
