@@ -637,3 +637,23 @@ def test_a_desktop_arms_approach_turns_with_the_twists_angular_velocity():
         np.testing.assert_allclose(geometry.tool_position(session._jog_result.readings), start,
                                    atol=1e-9)
     np.testing.assert_allclose(np.abs(np.diff(rolls)), 0.3 * PERIOD, atol=1e-9)
+
+
+def test_a_desktop_arm_from_parameters_alone():
+    # No URDF: joint_names of a yaw, the pair, a pitch and a roll, the shape from their count.
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'shoulder_position': [0.03, 0.05, 0.0],
+              'tool_offset': [0.1, 0.0, 0.008], 'joint_lower_limits': [-2.0] * 5,
+              'joint_upper_limits': [2.0] * 5}
+    session = ArmSession(values, given=set(values), clock=SimClock())
+    geometry = session.solver.geometry
+    assert geometry.shape == 'yaw + pair + pitch + roll'
+    assert session.joint_names == ('pan', 'lift', 'elbow', 'flex', 'roll')
+    goal = geometry.tool_position((0.5, 0.4, 0.9, -0.3, 0.2))
+    answer = session.target('', *goal)
+    assert answer.result.status is NodeStatus.REACHED
+    assert answer.command.names == ('pan', 'lift', 'elbow', 'flex', 'roll')
+    np.testing.assert_allclose(geometry.tool_position(answer.command.position), goal,
+                               atol=1e-9)
+    # Limits that do not hold a value per joint are refused, naming the parameter.
+    assert session.check({'joint_lower_limits': [-1.0, -1.0]}).startswith('joint_lower_limits')
