@@ -3,11 +3,12 @@
 
 Run from the repository root (pyserial and dynamixel-sdk installed)::
 
-    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel] [--rates 50 100 200]
+    python bench/servo_bench.py [--protocols maestro ssc32u dynamixel dynamixel1 feetech
+                                 feetech_scs] [--rates 50 100 200]
                                 [--rounds 3] [--duration 2]
 
 For each protocol it starts, as subprocesses, each on an emulated controller of its own
-(``test/servo_emulators.py``, a pseudo-terminal):
+(``test/servo_emulators.py``, ``test/bus_servo_emulators.py``, a pseudo-terminal):
 
 - ``driver`` (namespace ``/driver``): the real ``two_bone_ik_servo`` node, two joints, at the
   controller's default baud rate and the default ``state_rate`` of 50 Hz (so its reads of the
@@ -37,6 +38,7 @@ for path in (REPO_ROOT, REPO_ROOT / 'test'):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from bus_servo_emulators import Dynamixel1Emulator, FeetechEmulator, packet  # noqa: E402
 import numpy as np  # noqa: E402
 import rclpy  # noqa: E402
 from rclpy.node import Node  # noqa: E402
@@ -84,6 +86,23 @@ class TimedDynamixel(Timed, DynamixelEmulator):
         return super()._sync_write(parameters)
 
 
+class TimedBus(Timed):
+    """Stamp the first servo's goal of each Sync Write (bus protocols)."""
+
+    def _sync_write(self, parameters):
+        if parameters[0] == self.ENTRIES['goal'][0] and parameters[2] == 1:
+            self.stamp(self._decode(parameters[3:5]))
+        return super()._sync_write(parameters)
+
+
+class TimedFeetech(TimedBus, FeetechEmulator):
+    pass
+
+
+class TimedDynamixel1(TimedBus, Dynamixel1Emulator):
+    pass
+
+
 def maestro_bytes(value: int) -> bytes:
     return b''.join(bytes((0x84, ch, value & 0x7F, value >> 7)) for ch in (0, 1))
 
@@ -99,6 +118,14 @@ def dynamixel_bytes(value: int) -> bytes:
     return dynamixel_packet(0xFE, 0x83, bytes(data))
 
 
+def bus_bytes(goal_address: int, big_endian: bool) -> Callable[[int], bytes]:
+    """Return the encoder of one Sync Write of Goal Position to IDs 1 and 2 (Feetech, AX)."""
+    def encode(value: int) -> bytes:
+        word = value.to_bytes(2, 'big' if big_endian else 'little')
+        return packet(0xFE, 0x83, bytes((goal_address, 2, 1)) + word + bytes((2,)) + word)
+    return encode
+
+
 class BenchProtocol(NamedTuple):
     """What the bench needs of one protocol (one row of :data:`PROTOCOLS`).
 
@@ -108,8 +135,9 @@ class BenchProtocol(NamedTuple):
         One device step in rad for the bench's calibration (1000 device units per rad).
     baud : int
         The controller's default baud rate.
-    base : int
-        Device steps of command code 0 (both joints get ``base + code``).
+    zero : float
+        Device output at 0 rad in the bench's calibration (the servo range holds it and 1000
+        more); command code ``k`` is ``zero + 1000 * (BASE + k * step)`` device units.
     first_channel : int
         Channel (or ID) of the first joint; the second is the next one.
     read_bytes : int
@@ -122,7 +150,7 @@ class BenchProtocol(NamedTuple):
 
     step: float
     baud: int
-    base: int
+    zero: float
     first_channel: int
     read_bytes: int
     command_bytes: Callable[[int], bytes]
@@ -131,18 +159,29 @@ class BenchProtocol(NamedTuple):
 
 #: The protocols benched; a new protocol is one row (and its Timed emulator).
 PROTOCOLS = {
-    'maestro': BenchProtocol(0.00025, 9600, 4400, 0, 5 + 6, maestro_bytes,
+    'maestro': BenchProtocol(0.00025, 9600, 1000.0, 0, 5 + 6, maestro_bytes,
                              lambda path: TimedMaestro(path, targets={0: 6000, 1: 6000})),
-    'ssc32u': BenchProtocol(0.001, 9600, 1100, 0, 10 + 3, ssc32u_bytes,
+    'ssc32u': BenchProtocol(0.001, 9600, 1000.0, 0, 10 + 3, ssc32u_bytes,
                             lambda path: TimedSsc32u(path, pulses={0: 1500, 1: 1500})),
-    'dynamixel': BenchProtocol(0.001, 57600, 1100, 1, 16 + 2 * 15, dynamixel_bytes,
+    'dynamixel': BenchProtocol(0.001, 57600, 1000.0, 1, 16 + 2 * 15, dynamixel_bytes,
                                lambda path: TimedDynamixel(path, {1: 1500, 2: 1500})),
+    # Protocol 1.0 has no Sync Read: a Read per servo (request 8, reply 8).
+    'dynamixel1': BenchProtocol(0.001, 1_000_000, 0.0, 1, 2 * 16, bus_bytes(30, False),
+                                lambda path: TimedDynamixel1(path, {1: 500, 2: 500})),
+    # One SYNC_READ (request 10, replies 2 x 8).
+    'feetech': BenchProtocol(0.001, 1_000_000, 1000.0, 1, 10 + 2 * 8, bus_bytes(42, False),
+                             lambda path: TimedFeetech(path, {1: 1500, 2: 1500})),
+    # SCS: no SYNC_READ, a READ per servo.
+    'feetech_scs': BenchProtocol(0.001, 1_000_000, 0.0, 1, 2 * 16, bus_bytes(42, True),
+                                 lambda path: TimedFeetech(path, {1: 500, 2: 500},
+                                                           series='scs')),
 }
 
 
 def device_units(protocol: str, code: int) -> int:
     """Device steps of command ``code`` (both joints get the same)."""
-    return PROTOCOLS[protocol].base + code
+    spec = PROTOCOLS[protocol]
+    return round((spec.zero + 1000.0 * BASE) / (1000.0 * spec.step)) + code
 
 
 def command_bytes(protocol: str, code: int) -> bytes:
@@ -164,10 +203,11 @@ def make_device(protocol: str, path: Path):
 
 
 def driver_params(protocol: str, port: str, path: Path) -> Path:
+    spec = PROTOCOLS[protocol]
     servos = {}
     for index, joint in enumerate(JOINTS):
-        servos[joint] = {'channel': PROTOCOLS[protocol].first_channel + index,
-                         'angle_range': [0.0, 1.0], 'output_range': [1000.0, 2000.0],
+        servos[joint] = {'channel': spec.first_channel + index, 'angle_range': [0.0, 1.0],
+                         'output_range': [spec.zero, spec.zero + 1000.0],
                          'max_velocity': 0.0}
     return write_params(path, {'protocol': protocol, 'port': port, 'joints': list(JOINTS),
                                'servos': servos}, 'two_bone_ik_servo')

@@ -24,6 +24,7 @@ reply), :meth:`PtyDevice.send_noise` (bytes out of turn, as line noise), :meth:`
 """
 
 import fcntl
+import math
 import os
 from pathlib import Path
 import queue
@@ -175,6 +176,146 @@ class PtyDevice:
             time.sleep(0.005)
 
     def feed(self, data: bytes) -> bytes:
+        raise NotImplementedError
+
+
+class ServoTables(PtyDevice):
+    """Servos sharing one bus, each with its control table: what the bus emulators share.
+
+    Subclasses set :attr:`ENTRIES` and :attr:`TABLE_SIZE`, implement ``_next_frame()`` (cut
+    the next instruction packet from the input, see :meth:`_cut_frame`), ``_handle(packet)``
+    (the reply to it), ``_status(ID, error, data)`` (a status packet of their protocol) and
+    ``_write(ID, address, data)`` (returning the error to answer with), and encode values as
+    their protocol does (:meth:`_encode`, :meth:`_decode`; by default little-endian, 4-byte
+    entries signed).
+
+    Parameters
+    ----------
+    path
+        Where the pty is served.
+    positions : dict
+        ``{ID: Present Position}``; each ID is one servo on the bus, its goal there too.
+
+    Attributes
+    ----------
+    tables : dict
+        ``{ID: bytearray}``, the control tables.
+    packets : list of tuple
+        ``(ID, instruction, parameters)`` of every instruction packet accepted.
+    dropped : int
+        Packets dropped (bad checksum, broken framing).
+    """
+
+    #: name -> (address, size) of the table entries kept.
+    ENTRIES: Dict[str, Tuple[int, int]] = {}
+    TABLE_SIZE = 0
+
+    def __init__(self, path, positions: Dict[int, int]):
+        self.tables = {servo_id: bytearray(self.TABLE_SIZE) for servo_id in positions}
+        self._initialise()
+        for servo_id, position in positions.items():
+            self._set(servo_id, 'present', position)
+            self._set(servo_id, 'goal', position)
+        self.packets: List[Tuple[int, int, bytes]] = []
+        self.dropped = 0
+        self._buffer = bytearray()
+        super().__init__(path)
+
+    def _initialise(self) -> None:
+        """Set a subclass's table defaults (the tables exist, the positions come after)."""
+
+    # -- the tables ---------------------------------------------------------------------------
+
+    def _encode(self, value: int, size: int) -> bytes:
+        return (value & (1 << 8 * size) - 1).to_bytes(size, 'little')
+
+    def _decode(self, data: bytes) -> int:
+        return int.from_bytes(data, 'little', signed=len(data) == 4)
+
+    def _set(self, servo_id: int, entry: str, value: int) -> None:
+        address, size = self.ENTRIES[entry]
+        self.tables[servo_id][address:address + size] = self._encode(value, size)
+
+    def get(self, servo_id: int, entry: str) -> int:
+        """Return a table entry of one servo, decoded as the protocol does."""
+        address, size = self.ENTRIES[entry]
+        return self._decode(bytes(self.tables[servo_id][address:address + size]))
+
+    def put(self, servo_id: int, entry: str, value: int) -> None:
+        """Set a table entry (test hook: a moved servo, another mode, a hardware error...)."""
+        with self._lock:
+            self._set(servo_id, entry, value)
+
+    def table_bytes(self, servo_id: int, address: int, size: int) -> bytes:
+        """``size`` bytes of one servo's table from ``address`` (what a read answers)."""
+        return bytes(self.tables[servo_id][address:address + size])
+
+    # -- packets ------------------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> bytes:
+        self._buffer += data
+        reply = bytearray()
+        while True:
+            packet = self._next_frame()
+            if packet is None:
+                return bytes(reply)
+            reply += self._handle(packet)
+
+    def _cut_frame(self, header: bytes, head_size: int,
+                   frame_size: Callable[[bytearray], int]) -> Optional[bytes]:
+        """Cut the next frame from the input; None until it is complete.
+
+        Bytes before ``header`` are dropped; once ``head_size`` bytes are there,
+        ``frame_size(input)`` bytes are the frame.
+        """
+        start = self._buffer.find(header)
+        if start < 0:
+            del self._buffer[:max(0, len(self._buffer) - len(header) + 1)]
+            return None
+        del self._buffer[:start]
+        if len(self._buffer) < head_size:
+            return None
+        size = frame_size(self._buffer)
+        if len(self._buffer) < size:
+            return None
+        frame = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return frame
+
+    def _next_frame(self) -> Optional[bytes]:
+        raise NotImplementedError
+
+    def _handle(self, packet: bytes) -> bytes:
+        raise NotImplementedError
+
+    # -- sync instructions --------------------------------------------------------------------
+
+    @staticmethod
+    def sync_entries(data: bytes, size: int) -> List[Tuple[int, bytes]]:
+        """Split a sync write's data into ``(ID, value bytes)``, ``size`` bytes each."""
+        return [(data[offset], bytes(data[offset + 1:offset + 1 + size]))
+                for offset in range(0, len(data) - size, size + 1)]
+
+    def _sync_write_entries(self, address: int, size: int, data: bytes) -> None:
+        """Carry out a sync write: each servo on the bus writes its part at ``address``."""
+        for servo_id, value in self.sync_entries(data, size):
+            if servo_id in self.tables:
+                self._write(servo_id, address, value)
+
+    def _sync_read_reply(self, address: int, size: int, servo_ids) -> bytes:
+        """Answer a sync read: the status packet of each servo on the bus in turn."""
+        return b''.join(self._status(servo_id, 0, self.table_bytes(servo_id, address, size))
+                        for servo_id in servo_ids if servo_id in self.tables)
+
+    def instructions(self, instruction: int) -> List[Tuple[int, bytes]]:
+        """``(ID, parameters)`` of every packet received with ``instruction``."""
+        with self._lock:
+            return [(i, p) for i, ins, p in self.packets if ins == instruction]
+
+    def _status(self, servo_id: int, error: int = 0, data: bytes = b'') -> bytes:
+        raise NotImplementedError
+
+    def _write(self, servo_id: int, address: int, data: bytes) -> int:
         raise NotImplementedError
 
 
@@ -369,7 +510,7 @@ def dynamixel_packet(dxl_id: int, instruction: int, parameters: bytes = b'') -> 
     return packet + bytes((crc & 0xFF, crc >> 8))
 
 
-class DynamixelEmulator(PtyDevice):
+class DynamixelEmulator(ServoTables):
     """X-series Dynamixels (e.g. XL430-W250) sharing one Protocol 2.0 bus.
 
     Parameters
@@ -387,6 +528,8 @@ class DynamixelEmulator(PtyDevice):
         ``(ID, instruction, unstuffed parameters)`` of every instruction packet accepted.
     dropped : int
         Packets dropped: bad CRC, or a header inside a packet (an unstuffed ``FF FF FD``).
+    next_error : int
+        Test hook: an error number for the next status packet.
     """
 
     MODEL_NUMBER = 1060  # XL430-W250
@@ -396,71 +539,37 @@ class DynamixelEmulator(PtyDevice):
     ENTRIES = {'model': (0, 2), 'mode': (11, 1), 'max_limit': (48, 4), 'min_limit': (52, 4),
                'torque': (64, 1), 'hardware_error': (70, 1), 'profile_acceleration': (108, 4),
                'profile_velocity': (112, 4), 'goal': (116, 4), 'present': (132, 4)}
+    TABLE_SIZE = 148
     RESULT_FAIL, INSTRUCTION_ERROR, CRC_ERROR = 1, 2, 3
     DATA_LIMIT_ERROR, ACCESS_ERROR = 6, 7
     ALERT = 0x80
 
     def __init__(self, path, positions: Dict[int, int], mode: int = 3):
-        self.tables = {}
-        for dxl_id, position in positions.items():
-            table = bytearray(148)
-            self.tables[dxl_id] = table
+        self._mode = mode
+        self.next_error = 0
+        super().__init__(path, positions)
+
+    def _initialise(self) -> None:
+        for dxl_id in self.tables:
             self._set(dxl_id, 'model', self.MODEL_NUMBER)
-            self._set(dxl_id, 'mode', mode)
+            self._set(dxl_id, 'mode', self._mode)
             self._set(dxl_id, 'max_limit', 4095)
             self._set(dxl_id, 'min_limit', 0)
-            self._set(dxl_id, 'present', position)
-            self._set(dxl_id, 'goal', position)
-        self.packets: List[Tuple[int, int, bytes]] = []
-        self.dropped = 0
-        self.next_error = 0  # test hook: an error number for the next status packet
-        self._buffer = bytearray()
-        super().__init__(path)
-
-    # -- control table ------------------------------------------------------------------------
-
-    def _set(self, dxl_id: int, entry: str, value: int) -> None:
-        address, size = self.ENTRIES[entry]
-        self.tables[dxl_id][address:address + size] = (value & (1 << 8 * size) - 1).to_bytes(
-            size, 'little')
-
-    def get(self, dxl_id: int, entry: str) -> int:
-        """Return a control table entry of one servo (signed for 4-byte entries)."""
-        address, size = self.ENTRIES[entry]
-        return int.from_bytes(self.tables[dxl_id][address:address + size], 'little',
-                              signed=size == 4)
-
-    def put(self, dxl_id: int, entry: str, value: int) -> None:
-        """Set a control table entry (test hook: a hardware error, a moved servo...)."""
-        with self._lock:
-            self._set(dxl_id, entry, value)
 
     # -- packets ------------------------------------------------------------------------------
 
-    def feed(self, data: bytes) -> bytes:
-        self._buffer += data
-        reply = bytearray()
+    def _next_frame(self) -> Optional[bytes]:
         while True:
-            start = self._buffer.find(HEADER + b'\x00')
-            if start < 0:
-                del self._buffer[:max(0, len(self._buffer) - 3)]
-                return bytes(reply)
-            del self._buffer[:start]
-            if len(self._buffer) < 7:
-                return bytes(reply)
-            length = self._buffer[5] | self._buffer[6] << 8
-            if len(self._buffer) < 7 + length:
-                return bytes(reply)
-            packet = bytes(self._buffer[:7 + length])
-            body = packet[7:-2]
-            inner = re.search(b'\xff\xff\xfd[^\xfd]', body)
-            if inner is not None and length >= 3:
-                # The header pattern unstuffed inside a packet: a new packet starts there.
-                self.dropped += 1
-                del self._buffer[:7 + inner.start()]
-                continue
-            del self._buffer[:7 + length]
-            reply += self._handle(packet)
+            packet = self._cut_frame(HEADER + b'\x00', 7,
+                                     lambda head: 7 + (head[5] | head[6] << 8))
+            if packet is None or len(packet) < 10:   # LEN < 3: no body to look into
+                return packet
+            inner = re.search(b'\xff\xff\xfd[^\xfd]', packet[7:-2])
+            if inner is None:
+                return packet
+            # The header pattern unstuffed inside a packet: a new packet starts there.
+            self.dropped += 1
+            self._buffer[0:0] = packet[7 + inner.start():]
 
     def _status(self, dxl_id: int, error: int = 0, parameters: bytes = b'') -> bytes:
         error, self.next_error = error or self.next_error, 0
@@ -490,7 +599,7 @@ class DynamixelEmulator(PtyDevice):
         if instruction == 0x02 and len(parameters) == 4:
             address = parameters[0] | parameters[1] << 8
             size = parameters[2] | parameters[3] << 8
-            return self._status(dxl_id, 0, bytes(self.tables[dxl_id][address:address + size]))
+            return self._status(dxl_id, 0, self.table_bytes(dxl_id, address, size))
         if instruction == 0x03 and len(parameters) >= 3:
             address = parameters[0] | parameters[1] << 8
             return self._status(dxl_id, self._write(dxl_id, address, parameters[2:]))
@@ -517,38 +626,21 @@ class DynamixelEmulator(PtyDevice):
         return 0
 
     def _sync_read(self, parameters: bytes) -> bytes:
-        address = parameters[0] | parameters[1] << 8
-        size = parameters[2] | parameters[3] << 8
-        reply = bytearray()
-        for dxl_id in parameters[4:]:
-            if dxl_id in self.tables:
-                reply += self._status(dxl_id, 0,
-                                      bytes(self.tables[dxl_id][address:address + size]))
-        return bytes(reply)
+        return self._sync_read_reply(parameters[0] | parameters[1] << 8,
+                                     parameters[2] | parameters[3] << 8, parameters[4:])
 
     def _sync_write(self, parameters: bytes) -> None:
-        address = parameters[0] | parameters[1] << 8
-        size = parameters[2] | parameters[3] << 8
-        data = parameters[4:]
-        for offset in range(0, len(data) - size, size + 1):
-            dxl_id = data[offset]
-            if dxl_id in self.tables:
-                self._write(dxl_id, address, data[offset + 1:offset + 1 + size])
+        self._sync_write_entries(parameters[0] | parameters[1] << 8,
+                                 parameters[2] | parameters[3] << 8, parameters[4:])
 
     def sync_writes(self) -> List[Dict[int, int]]:
         """``{ID: value}`` of every Sync Write received (each of Goal Position, 4 bytes)."""
         found = []
         for _, parameters in self.instructions(0x83):
             assert parameters[:4] == bytes((116, 0, 4, 0)), 'a Sync Write not of Goal Position'
-            data = parameters[4:]
-            found.append({data[i]: int.from_bytes(data[i + 1:i + 5], 'little', signed=True)
-                          for i in range(0, len(data), 5)})
+            found.append({dxl_id: self._decode(value)
+                          for dxl_id, value in self.sync_entries(parameters[4:], 4)})
         return found
-
-    def instructions(self, instruction: int) -> List[Tuple[int, bytes]]:
-        """``(ID, parameters)`` of every packet received with ``instruction``."""
-        with self._lock:
-            return [(i, p) for i, ins, p in self.packets if ins == instruction]
 
 
 class ScriptedController(Controller):
@@ -612,6 +704,35 @@ class ScriptedController(Controller):
         self.released.append(torque_off)
 
 
+def check_noise_is_discarded(device: PtyDevice, link, noise: bytes, name: str) -> None:
+    """Check that ``noise`` sent between two reads is discarded and reported once, link up.
+
+    The read after it gives what the one before gave, and diagnostics hear of it once:
+    ``'<N> stray byte(s) from <name> discarded before a query ...'``.
+    """
+    before = link.poll()
+    device.send_noise(noise)
+    assert link.poll() == before
+    status = link.status()
+    assert status.connected and status.device_errors == 1
+    assert status.last_error == (f'{len(noise)} stray byte(s) from {name} discarded before a '
+                                 'query (line noise, or a reply that came late)')
+    assert link.poll() == before and link.status().device_errors == 1
+
+
+#: ``servos.*`` values of two servos of 4096 steps a turn (Dynamixel X, Feetech STS): shoulder
+#: ID 1, 0 rad at 2048 steps, direct drive, 1 rad/s, 2 rad/s^2; elbow ID 2 reversed, limited to
+#: 1024..3072 steps.
+TURN_SERVOS = {
+    'servos.shoulder.channel': 1, 'servos.shoulder.angle_range': [0.0, 2 * math.pi],
+    'servos.shoulder.output_range': [2048.0, 6144.0],
+    'servos.shoulder.output_limits': [0.0, 4095.0],
+    'servos.shoulder.max_velocity': 1.0, 'servos.shoulder.max_acceleration': 2.0,
+    'servos.elbow.channel': 2, 'servos.elbow.angle_range': [0.0, 2 * math.pi],
+    'servos.elbow.output_range': [2048.0, -2048.0], 'servos.elbow.output_limits': [1024.0, 3072.0],
+}
+
+
 class FakeClock:
     """A monotonic clock the test moves by hand (for the link's reconnect schedule)."""
 
@@ -638,3 +759,13 @@ def open_link(protocol: str, path, values: Dict[str, object], joints=('shoulder'
     link = ServoLink(cls(str(path), 0, servos, **extra), reconnect_period, clock)
     link.start()
     return link, clock
+
+
+def link_fixture(protocol: str, device: PtyDevice, values: Dict[str, object], **options):
+    """Be the body of a ``link`` fixture (``yield from``): a link on ``device``, then closed.
+
+    ``options`` go to :func:`open_link`; the servos keep their torque at the close.
+    """
+    link, _ = open_link(protocol, device.path, values, **options)
+    yield link
+    link.close(torque_off=False)

@@ -383,6 +383,8 @@ def test_streamed_joint_commands_are_stamped_a_period_apart(domain, probe, tmp_p
         probe.publish_until(motion.target, pose(0.3, 0.3),
                             lambda: len(motion.trajectories) > start, what='an answer')
         motion.settle()
+        last = list(motion.trajectories.last.points[-1].positions)
+        motion.joint_commands.wait_for(lambda m: list(m.position) == last)  # it ended here too
         first = len(motion.joint_commands)
         status, trajectory, _ = motion.send(-0.35, -0.2)
         # A loaded machine wakes the pacer late, and a late command delays the next: the

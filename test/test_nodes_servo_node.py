@@ -297,7 +297,8 @@ def test_a_bad_calibration_file_exits_2_with_one_line(tmp_path, content, message
 @pytest.mark.parametrize('settings, message', [
     ({'port': '/dev/ttyNOPE0'}, 'two_bone_ik_servo: invalid parameter port: /dev/ttyNOPE0 does '
                                 'not exist'),
-    ({'protocol': 'pwm'}, "protocol: expected one of maestro, ssc32u, dynamixel, got 'pwm'"),
+    ({'protocol': 'pwm'}, 'protocol: expected one of maestro, ssc32u, dynamixel, dynamixel1, '
+                          "feetech, feetech_scs, got 'pwm'"),
     ({'servos': {SHOULDER: {'channel': 0, 'angle_range': [0.0, 1.0]},
                  ELBOW: SERVOS[ELBOW]}}, 'servos.shoulder_joint.output_range: not set'),
     ({'servos': {SHOULDER: dict(SERVOS[SHOULDER], channel=30), ELBOW: SERVOS[ELBOW]}},

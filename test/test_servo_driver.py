@@ -8,6 +8,7 @@ import json
 import math
 import sys
 
+from bus_servo_emulators import FeetechEmulator
 import pytest
 from servo_emulators import DynamixelEmulator, FakeClock, ScriptedController, Ssc32uEmulator
 
@@ -232,10 +233,14 @@ def settings(device, joints, **changes):
 
 
 @pytest.mark.parametrize('changes, message', [
-    ({'protocol': 'pwm'}, "protocol: expected one of maestro, ssc32u, dynamixel, got 'pwm'"),
+    ({'protocol': 'pwm'}, 'protocol: expected one of maestro, ssc32u, dynamixel, dynamixel1, '
+                          "feetech, feetech_scs, got 'pwm'"),
     ({'port': ''}, 'port: not set; give the serial device path'),
     ({'protocol': 'ssc32u', 'calibration_file': 'x.json'},
      'calibration_file: protocol ssc32u drives hobby servos'),
+    ({'protocol': 'dynamixel1', 'calibration_file': 'x.json'},
+     'calibration_file: protocol dynamixel1 drives Dynamixel Protocol 1.0 servos .AX series., '
+     'which LeRobot does not support'),
 ])
 def test_protocol_setup_refuses_bad_settings(changes, message):
     with pytest.raises(ServoConfigError, match=message):
@@ -251,13 +256,17 @@ def test_a_missing_port_at_start_is_a_config_error(tmp_path):
         driver.start()
 
 
-def test_the_ssc32u_says_it_ignores_acceleration_limits(tmp_path):
-    values = {'servos.a.channel': 0, 'servos.a.angle_range': [0.0, 1.0],
-              'servos.a.output_range': [1500.0, 2000.0], 'servos.a.max_acceleration': 3.0}
-    config = settings('/dev/x', ['a'], protocol='ssc32u')
+@pytest.mark.parametrize('protocol, notes', [
+    ('ssc32u', 1), ('dynamixel1', 1), ('feetech_scs', 1), ('maestro', 0), ('dynamixel', 0),
+    ('feetech', 0)])
+def test_protocols_without_acceleration_limits_say_they_ignore_them(protocol, notes):
+    # Before: only the SSC-32U said so; dynamixel1 and feetech_scs dropped the limit silently.
+    values = {'servos.a.channel': 1, 'servos.a.angle_range': [0.0, 1.0],
+              'servos.a.output_range': [500.0, 700.0], 'servos.a.max_acceleration': 3.0}
+    config = settings('/dev/x', ['a'], protocol=protocol)
     driver = build_driver(protocol_setup(config)[0], config, values)
-    assert driver.notes == ('servos.a.max_acceleration: the SSC-32U has no acceleration '
-                            'limit; ignored',)
+    assert driver.notes == (f'servos.a.max_acceleration: protocol {protocol} has no '
+                            'acceleration limit; ignored',) * notes
 
 
 def test_a_lerobot_arm_on_a_dynamixel_bus_moves_only_what_is_named(tmp_path):
@@ -304,4 +313,29 @@ def test_a_coupled_forearm_on_an_ssc32u_goes_out_in_one_group_move(tmp_path):
         # Shoulder 0.5 rad -> 1800 µs; the elbow servo keeps the elbow at 0.1: 0.6 -> 1860 µs.
         assert dev.moves[-1] == ({1: (1800, None), 2: (1860, None)}, 20)
         assert driver.poll().positions == pytest.approx((0.0, 0.5, 0.1, 0.0))
+        driver.close(torque_off=False)
+
+
+def test_a_coupled_forearm_on_feetech_servos_goes_out_in_one_sync_write(tmp_path):
+    # A MeArm-like arm on STS servos (IDs 1-4, 0 rad at 2048, 1000 steps a rad), the elbow
+    # servo setting shoulder + elbow: a command naming the shoulder moves both servos in one
+    # SYNC_WRITE; the gripper alone moves only its servo; read-back converts back.
+    values = {}
+    for i, joint in enumerate(MEARM):
+        values.update({f'servos.{joint}.channel': i + 1,
+                       f'servos.{joint}.angle_range': [0.0, 1.0],
+                       f'servos.{joint}.output_range': [2048.0, 3048.0],
+                       f'servos.{joint}.output_limits': [1048.0, 3048.0]})
+    values['servos.elbow.plus_joint'] = 'shoulder'
+    with FeetechEmulator(tmp_path / 'ttyUSB0', {1: 2048, 2: 2048, 3: 2148, 4: 2048}) as dev:
+        config = settings(dev.path, MEARM, protocol='feetech')
+        driver = build_driver(protocol_setup(config)[0], config, values, None, FakeClock())
+        assert driver.start()
+        assert driver.poll().positions == pytest.approx((0.0, 0.0, 0.1, 0.0))
+        assert driver.command(['shoulder'], [0.5]).moved == ('shoulder', 'elbow')
+        assert driver.command(['gripper'], [-0.25]).moved == ('gripper',)
+        states = driver.poll()   # a round trip: the SYNC_WRITEs before it have arrived
+        # Shoulder 0.5 rad -> 2548; the elbow servo keeps the elbow at 0.1: 0.6 -> 2648.
+        assert dev.sync_writes(42)[1:] == [{2: 2548, 3: 2648}, {4: 1798}]
+        assert states.positions == pytest.approx((0.0, 0.5, 0.1, -0.25))
         driver.close(torque_off=False)

@@ -9,7 +9,8 @@ import math
 import dynamixel_sdk as sdk
 import numpy as np
 import pytest
-from servo_emulators import dynamixel_crc, dynamixel_packet, DynamixelEmulator, open_link
+from servo_emulators import dynamixel_crc, dynamixel_packet, DynamixelEmulator, link_fixture
+from servo_emulators import open_link, TURN_SERVOS
 
 from two_bone_ik.servo import dynamixel
 
@@ -17,14 +18,7 @@ TICKS_PER_RAD = 4096 / (2 * math.pi)
 
 # Shoulder ID 1: 0 rad at 2048 ticks, direct drive (4096 ticks a turn), 1 rad/s, 2 rad/s^2.
 # Elbow ID 2, reversed, limited to 1024..3072 ticks.
-SERVOS = {
-    'servos.shoulder.channel': 1, 'servos.shoulder.angle_range': [0.0, 2 * math.pi],
-    'servos.shoulder.output_range': [2048.0, 6144.0],
-    'servos.shoulder.output_limits': [0.0, 4095.0],
-    'servos.shoulder.max_velocity': 1.0, 'servos.shoulder.max_acceleration': 2.0,
-    'servos.elbow.channel': 2, 'servos.elbow.angle_range': [0.0, 2 * math.pi],
-    'servos.elbow.output_range': [2048.0, -2048.0], 'servos.elbow.output_limits': [1024.0, 3072.0],
-}
+SERVOS = TURN_SERVOS
 
 
 def test_crc16_matches_the_e_manual_and_the_sdk():
@@ -79,9 +73,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('dynamixel', device.path, SERVOS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('dynamixel', device, SERVOS)
 
 
 def _writes(device, address):

@@ -9,31 +9,21 @@ written here; none is LeRobot's.
 import json
 import math
 
+from bus_servo_emulators import FeetechEmulator
 import numpy as np
 import pytest
-from servo_emulators import ScriptedController
+from servo_emulators import FakeClock
 
+from two_bone_ik.servo.driver import build_driver, protocol_setup
 from two_bone_ik.servo.lerobot_calibration import CalibrationFileError, degrees_mode_map
 from two_bone_ik.servo.lerobot_calibration import MotorCalibration, read_calibration_file
 from two_bone_ik.servo.servo_link import controller_class
 from two_bone_ik.servo.servo_settings import calibration_file, servo_settings
 
 
-class FeetechLike(ScriptedController):
-    """A bus whose servos have 4096 positions a turn and no drive mode of their own (STS)."""
-
-    RESOLUTION = 1.0
-    DEVICE_RANGE = (0.0, 4095.0)
-    CHANNELS = (0, 253)
-    MODEL_RESOLUTION = 4096
-    DRIVE_MODE_IN_SERVO = False
-
-
-class ScsLike(FeetechLike):
-    """1024 positions, as LeRobot's table has the SCS series."""
-
-    DEVICE_RANGE = (0.0, 1023.0)
-    MODEL_RESOLUTION = 1024
+#: Feetech STS/SMS (4096 positions a turn, drive_mode reversed by the driver) and SCS (1024).
+FEETECH = controller_class('feetech')
+SCS = controller_class('feetech_scs')
 
 
 def lerobot_degrees(raw, range_min, range_max, model_resolution):
@@ -69,7 +59,7 @@ def write(tmp_path, content, name='so101.json'):
     return str(path)
 
 
-@pytest.mark.parametrize('cls, reverses', [(FeetechLike, True),
+@pytest.mark.parametrize('cls, reverses', [(FEETECH, True),
                                            (controller_class('dynamixel'), False)])
 def test_every_raw_position_reads_as_lerobots_degrees_in_radians(tmp_path, cls, reverses):
     calibration = calibration_file(cls, write(tmp_path, SO101_LIKE))
@@ -90,8 +80,8 @@ def test_every_raw_position_reads_as_lerobots_degrees_in_radians(tmp_path, cls, 
 
 
 def test_commands_round_to_the_nearest_tick_and_clamp_to_the_range(tmp_path):
-    calibration = calibration_file(FeetechLike, write(tmp_path, SO101_LIKE))
-    pan, _, elbow = servo_settings(FeetechLike, ['shoulder_pan', 'shoulder_lift', 'elbow_flex'],
+    calibration = calibration_file(FEETECH, write(tmp_path, SO101_LIKE))
+    pan, _, elbow = servo_settings(FEETECH, ['shoulder_pan', 'shoulder_lift', 'elbow_flex'],
                                    {}, calibration)[:3]
     tick = 2 * math.pi / 4095
     mid = (750 + 3280) / 2   # 2015
@@ -109,7 +99,7 @@ def test_commands_round_to_the_nearest_tick_and_clamp_to_the_range(tmp_path):
 def test_scs_servos_divide_by_1023_as_lerobot_does(tmp_path):
     path = write(tmp_path, {'gripper': {'id': 1, 'drive_mode': 0, 'homing_offset': 0,
                                         'range_min': 100, 'range_max': 900}})
-    (servo,) = servo_settings(ScsLike, ['gripper'], {}, calibration_file(ScsLike, path))
+    (servo,) = servo_settings(SCS, ['gripper'], {}, calibration_file(SCS, path))
     assert servo.calibration.to_angle(500) == 0.0
     assert servo.calibration.to_angle(900) == pytest.approx(math.radians(400 * 360 / 1023))
 
@@ -170,8 +160,8 @@ def test_a_directory_is_not_a_file(tmp_path):
 
 
 def test_round_trip_over_many_random_angles(tmp_path):
-    calibration = calibration_file(FeetechLike, write(tmp_path, SO101_LIKE))
-    servos = servo_settings(FeetechLike, list(SO101_LIKE), {}, calibration)
+    calibration = calibration_file(FEETECH, write(tmp_path, SO101_LIKE))
+    servos = servo_settings(FEETECH, list(SO101_LIKE), {}, calibration)
     rng = np.random.default_rng(0)
     for servo in servos:
         c = servo.calibration
@@ -180,3 +170,58 @@ def test_round_trip_over_many_random_angles(tmp_path):
             steps, clamped = c.to_steps(float(angle))
             assert not clamped
             assert abs(c.to_angle(steps) - angle) <= 0.5 * 2 * math.pi / 4095 + 1e-12
+
+
+def test_a_calibrated_so101_on_emulated_sts3215s_end_to_end(tmp_path):
+    # Five STS3215s (IDs 1-5) on the Feetech emulator, the driver built from parameters with
+    # this file: read-back is LeRobot's degrees (elbow_flex, drive_mode 1, reversed), commands
+    # go out as the raw goals of the formula, each message as one SYNC_WRITE of the servos it
+    # moves, the gripper alone included.
+    joints = ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex', 'gripper')
+    motors = {joint: dict(SO101_LIKE[joint], id=index + 1) for index, joint in enumerate(joints)}
+    start = {1: 2315, 2: 1000, 3: 2500, 4: 2050, 5: 2100}
+    config = {'protocol': 'feetech', 'baud_rate': 0, 'reconnect_period': 1.0,
+              'joints': list(joints), 'move_time': 0.02,
+              'calibration_file': write(tmp_path, motors)}
+
+    def angle(joint, raw):
+        entry = motors[joint]
+        sign = -1.0 if entry['drive_mode'] == 1 else 1.0
+        return sign * math.radians(lerobot_degrees(raw, entry['range_min'], entry['range_max'],
+                                                   4096))
+
+    def goal(joint, target):
+        entry = motors[joint]
+        mid = (entry['range_min'] + entry['range_max']) / 2
+        sign = -1.0 if entry['drive_mode'] == 1 else 1.0
+        raw = round(mid + sign * math.degrees(target) * 4095 / 360)
+        return min(max(raw, entry['range_min']), entry['range_max'])
+
+    with FeetechEmulator(tmp_path / 'ttyACM0', dict(start)) as device:
+        config['port'] = str(device.path)
+        cls, calibration = protocol_setup(config)
+        driver = build_driver(cls, config, {}, calibration, FakeClock())
+        assert driver.start()
+        states = driver.poll()
+        assert states.names == joints
+        assert states.positions == pytest.approx(
+            [angle(joint, start[i + 1]) for i, joint in enumerate(joints)], abs=1e-12)
+        assert device.sync_writes(42) == [start]   # held where they were, then torque on
+        writes = len(device.instructions(0x03))
+
+        arm = [0.3, -0.2, 0.25, -0.4]
+        assert driver.command(list(joints[:4]), arm).moved == joints[:4]
+        assert driver.command(['gripper'], [0.6]).moved == ('gripper',)
+        report = driver.command(['gripper'], [math.pi])   # beyond range_max: clamped
+        assert report.warnings == (
+            ('clamped', 'joint_commands: clamped to output_limits: gripper'),)
+        states = driver.poll()   # a round trip: the SYNC_WRITEs before it have arrived
+        expected = {i + 1: goal(joint, target) for i, (joint, target) in
+                    enumerate(zip(joints, arm))}
+        assert device.sync_writes(42)[1:] == [expected, {5: goal('gripper', 0.6)}, {5: 3480}]
+        assert expected == {1: 2211, 2: 1895, 3: 1822, 4: 1789}
+        assert len(device.instructions(0x03)) == writes   # no per-servo WRITE
+        assert states.positions == pytest.approx(
+            [angle(joint, expected[i + 1]) for i, joint in enumerate(joints[:4])]
+            + [angle('gripper', 3480)], abs=1e-12)
+        driver.close(torque_off=False)

@@ -6,7 +6,7 @@ it by path through pyserial, as it would open ``/dev/ttyACM0``.
 
 import pytest
 import serial
-from servo_emulators import MaestroEmulator, open_link
+from servo_emulators import check_noise_is_discarded, link_fixture, MaestroEmulator
 
 from two_bone_ik.servo import maestro
 
@@ -60,9 +60,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, clock = open_link('maestro', device.path, SERVOS)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('maestro', device, SERVOS)
 
 
 def test_start_reads_positions_and_sets_limits_but_moves_nothing(device, link):
@@ -148,12 +146,7 @@ def test_extra_reply_bytes_drop_the_reading_they_came_with(device, link):
 
 
 def test_bytes_between_replies_are_discarded_and_reported(device, link):
-    expected = link.poll()
-    device.send_noise(b'\x01')
-    assert link.poll() == expected
-    status = link.status()
-    assert status.connected and status.device_errors == 1
-    assert status.last_error.startswith('1 stray byte(s) from the Maestro discarded')
+    check_noise_is_discarded(device, link, b'\x01', 'the Maestro')
 
 
 def test_a_device_that_never_answers_times_out(device, link):

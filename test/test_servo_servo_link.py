@@ -150,18 +150,19 @@ def test_close_releases_only_a_connected_link(controller, clock):
 
 def test_an_unknown_protocol_is_named():
     with pytest.raises(ServoConfigError, match='protocol: expected one of maestro, ssc32u, '
-                                               "dynamixel, got 'pwm'"):
+                                               'dynamixel, dynamixel1, feetech, feetech_scs, '
+                                               "got 'pwm'"):
         controller_class('pwm')
 
 
 def test_serial_libraries_are_imported_only_where_needed():
     # In a fresh interpreter: the IK node and the servo node's module import neither pyserial
-    # nor dynamixel-sdk; the Maestro module pulls in pyserial only when a port is opened, and
-    # never dynamixel-sdk; the Dynamixel module imports dynamixel-sdk.
+    # nor dynamixel-sdk; the Maestro (and SSC-32U, Feetech) modules pull in pyserial only when a
+    # port is opened, and never dynamixel-sdk; the Dynamixel module imports dynamixel-sdk.
     code = (
         'import sys\n'
         'import two_bone_ik.nodes.ik_node, two_bone_ik.nodes.servo_node\n'
-        'import two_bone_ik.servo.maestro, two_bone_ik.servo.ssc32u\n'
+        'import two_bone_ik.servo.maestro, two_bone_ik.servo.ssc32u, two_bone_ik.servo.feetech\n'
         'print(sorted(m for m in ("serial", "dynamixel_sdk") if m in sys.modules))\n'
         'import two_bone_ik.servo.dynamixel\n'
         'print("dynamixel_sdk" in sys.modules)\n')

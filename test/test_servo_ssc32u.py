@@ -2,7 +2,7 @@
 
 import pytest
 import serial
-from servo_emulators import open_link, Ssc32uEmulator
+from servo_emulators import check_noise_is_discarded, link_fixture, Ssc32uEmulator
 
 from two_bone_ik.servo import ssc32u
 
@@ -39,9 +39,7 @@ def device(tmp_path):
 
 @pytest.fixture
 def link(device):
-    link, _ = open_link('ssc32u', device.path, SERVOS, move_time=0.05)
-    yield link
-    link.close(torque_off=False)
+    yield from link_fixture('ssc32u', device, SERVOS, move_time=0.05)
 
 
 def test_start_queries_the_pulse_widths_and_moves_nothing(device, link):
@@ -112,14 +110,7 @@ def test_line_noise_between_queries_is_discarded_and_reported(device, link):
     # Bytes that come while no query is out are discarded before the next query, which then
     # reads its own reply; the link stays up and diagnostics hear of it once.
     assert link.poll() == {0: pytest.approx(0.2)}
-    device.send_noise(b'\x55\x99')
-    assert link.poll() == {0: pytest.approx(0.2)}
-    status = link.status()
-    assert status.connected and status.device_errors == 1
-    assert status.last_error == ('2 stray byte(s) from the SSC-32U discarded before a query '
-                                 '(line noise, or a reply that came late)')
-    assert link.poll() == {0: pytest.approx(0.2)}
-    assert link.status().device_errors == 1
+    check_noise_is_discarded(device, link, b'\x55\x99', 'the SSC-32U')
 
 
 def test_a_device_that_never_answers_times_out(device, link):

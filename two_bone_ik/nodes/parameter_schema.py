@@ -204,15 +204,18 @@ SERVO_PARAMETERS = (
     ParameterSpec(
         'protocol', STRING, '',
         'Serial protocol of the servo controller: maestro (Pololu Maestro, compact protocol), '
-        'ssc32u (Lynxmotion SSC-32U) or dynamixel (ROBOTIS Dynamixel X series, Protocol 2.0).',
-        'one of: maestro, ssc32u, dynamixel'),
+        'ssc32u (Lynxmotion SSC-32U), dynamixel (ROBOTIS Dynamixel X series, Protocol 2.0), '
+        'dynamixel1 (Dynamixel AX series, Protocol 1.0), feetech (Feetech STS/SMS bus servos, '
+        'e.g. STS3215) or feetech_scs (Feetech SCS bus servos).',
+        'one of: maestro, ssc32u, dynamixel, dynamixel1, feetech, feetech_scs'),
     ParameterSpec(
         'port', STRING, '', 'Serial device path of the controller, e.g. /dev/ttyACM0.',
         'an existing device path'),
     ParameterSpec(
         'baud_rate', INTEGER, 0,
         "Baud rate; 0 for the controller's factory default (maestro 9600, ssc32u 9600, "
-        'dynamixel 57600).', bounds=(0, 4_500_000)),
+        'dynamixel 57600, dynamixel1 1000000, feetech and feetech_scs 1000000).',
+        bounds=(0, 4_500_000)),
     ParameterSpec(
         'state_rate', DOUBLE, 50.0,
         'Rate of reading the servos back and publishing joint_states, Hz.',
@@ -223,7 +226,7 @@ SERVO_PARAMETERS = (
         bounds=(0.01, 3600.0)),
     ParameterSpec(
         'torque_off_on_exit', BOOL, False,
-        'On shutdown, stop driving the servos (Dynamixel: torque off; maestro: target 0, '
+        'On shutdown, stop driving the servos (Dynamixel, Feetech: torque off; maestro: target 0, '
         'ssc32u: output low, i.e. no pulses) instead of leaving them holding.'),
     ParameterSpec(
         'joints', STRINGS, list(_ARM.joint_names),
@@ -235,7 +238,7 @@ SERVO_PARAMETERS = (
         "range_max): each joint takes the motor of its name, angles in LeRobot's degrees mode "
         '(in radians), commands clamped to [range_min, range_max]. servos.<joint>.* '
         'parameters given replace its values. Empty: none.',
-        'a readable LeRobot calibration file; protocols with position servos'),
+        'a readable LeRobot calibration file; protocols feetech, feetech_scs, dynamixel'),
     ParameterSpec(
         'move_time', DOUBLE, 0.02,
         'ssc32u only: T of each group move, seconds (the time the SSC-32U takes to reach '
@@ -254,9 +257,10 @@ def servo_joint_parameters(joint: str) -> tuple:
     return (
         ParameterSpec(
             prefix + 'channel', INTEGER, -1,
-            'Servo channel of the joint on the controller; the motor ID for dynamixel. '
-            "Default: the calibration_file motor's id.",
-            'maestro 0-23, ssc32u 0-31, dynamixel 0-252; distinct'),
+            'Servo channel of the joint on the controller; the servo ID for dynamixel, '
+            "dynamixel1, feetech and feetech_scs. Default: the calibration_file motor's id.",
+            'maestro 0-23, ssc32u 0-31, dynamixel 0-252, dynamixel1 and feetech 0-253; '
+            'distinct'),
         ParameterSpec(
             prefix + 'angle_range', DOUBLES, [0.0, 0.0],
             'Two joint angles of the calibration, rad. With output_range, replaces the '
@@ -264,7 +268,7 @@ def servo_joint_parameters(joint: str) -> tuple:
         ParameterSpec(
             prefix + 'output_range', DOUBLES, [0.0, 0.0],
             'Device outputs at those two angles: pulse width in µs (maestro, ssc32u) or '
-            'position ticks (dynamixel); decreasing for a reversed servo.',
+            'position steps (dynamixel, dynamixel1, feetech); decreasing for a reversed servo.',
             '2 different finite outputs', length=2),
         ParameterSpec(
             prefix + 'output_limits', DOUBLES, [0.0, 0.0],
@@ -274,11 +278,13 @@ def servo_joint_parameters(joint: str) -> tuple:
         ParameterSpec(
             prefix + 'max_velocity', DOUBLE, 1.0,
             'Joint speed limit the controller enforces, rad/s (maestro Set Speed, ssc32u S, '
-            'dynamixel Profile Velocity); 0 for none.', bounds=(0.0, 1000.0)),
+            'dynamixel Profile Velocity, dynamixel1 Moving Speed, feetech Goal Speed); 0 for '
+            'none.', bounds=(0.0, 1000.0)),
         ParameterSpec(
             prefix + 'max_acceleration', DOUBLE, 0.0,
             'Joint acceleration limit the controller enforces, rad/s^2 (maestro Set '
-            'Acceleration, dynamixel Profile Acceleration; ssc32u has none); 0 for none.',
+            'Acceleration, dynamixel Profile Acceleration, feetech Acceleration; ssc32u, '
+            'dynamixel1 and feetech_scs have none); 0 for none.',
             bounds=(0.0, 100000.0)),
         ParameterSpec(
             prefix + 'plus_joint', STRING, '',

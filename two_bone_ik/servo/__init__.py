@@ -8,7 +8,9 @@
 - :mod:`~two_bone_ik.servo.coupling`: servos that set the sum of two joint angles;
 - :mod:`~two_bone_ik.servo.controller`: what every protocol module provides, and the errors;
 - :mod:`~two_bone_ik.servo.maestro`, :mod:`~two_bone_ik.servo.ssc32u`,
-  :mod:`~two_bone_ik.servo.dynamixel`: the protocols;
+  :mod:`~two_bone_ik.servo.dynamixel`, :mod:`~two_bone_ik.servo.dynamixel1`,
+  :mod:`~two_bone_ik.servo.feetech` (packets in :mod:`~two_bone_ik.servo.feetech_packets`):
+  the protocols; :mod:`~two_bone_ik.servo.bus_roll`: what the bus protocols share;
 - :mod:`~two_bone_ik.servo.servo_link`: connecting, reconnecting, counting; the protocol table.
 
 pyserial and dynamixel-sdk are imported only by the protocol modules that need them (and only

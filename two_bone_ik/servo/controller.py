@@ -1,7 +1,8 @@
 """What every serial servo protocol module provides, and the errors its link can raise (ROS-free).
 
 A protocol module (:mod:`~two_bone_ik.servo.maestro`, :mod:`~two_bone_ik.servo.ssc32u`,
-:mod:`~two_bone_ik.servo.dynamixel`) subclasses :class:`Controller`: it opens the port, reads
+:mod:`~two_bone_ik.servo.dynamixel`, :mod:`~two_bone_ik.servo.dynamixel1`,
+:mod:`~two_bone_ik.servo.feetech`) subclasses :class:`Controller`: it opens the port, reads
 where the servos are, sends targets in device steps and reads them back, and releases the port.
 :class:`~two_bone_ik.servo.servo_link.ServoLink` drives it: calibration, reconnecting, counting.
 
@@ -13,7 +14,8 @@ Errors:
   the timeout, a garbled or short reply, a reply reporting a failed command); the link is closed
   and reopened later.
 - A device's own error report that leaves the link usable (Maestro error bits, a Dynamixel
-  hardware alert) comes back in :attr:`Reading.errors` instead.
+  hardware alert, a bus servo's status error bits or silence, stray bytes discarded before a
+  request) comes back in :attr:`Reading.errors` instead.
 """
 
 import os
@@ -96,6 +98,11 @@ class Controller:
     baud_rate : int
         Baud rate; 0 for the controller's factory default (:attr:`DEFAULT_BAUD_RATE`).
     servos : sequence of ServoSettings
+
+    Raises
+    ------
+    ConfigError
+        If the device cannot be set to ``baud_rate`` (see :attr:`BAUD_RATES`).
     """
 
     #: Name of the protocol (the ``protocol`` parameter).
@@ -110,7 +117,7 @@ class Controller:
     CHANNELS = (0, 0)
     #: What the device units are, for messages.
     UNITS = 'µs'
-    #: What a channel is called in messages ('motor ID' on a servo bus).
+    #: What a channel is called in messages ('motor ID', 'servo ID' on a servo bus).
     CHANNEL_NAME = 'channel'
     #: Positions per turn of the servo model, as LeRobot's ``MODEL_RESOLUTION`` tables give it
     #: (4096: Feetech STS/SMS, Dynamixel X; 1024: Feetech SCS): its degrees mode maps one less
@@ -121,10 +128,25 @@ class Controller:
     #: (Dynamixel's Drive Mode register reverses the positions it reports); False where LeRobot
     #: reverses in software (Feetech), so the driver does.
     DRIVE_MODE_IN_SERVO = False
+    #: Why a LeRobot calibration file does not apply, where :attr:`MODEL_RESOLUTION` is 0 (the
+    #: message refusing ``calibration_file`` says it after the protocol's name).
+    NO_CALIBRATION_FILE = ('drives hobby servos by pulse width; a LeRobot calibration file holds '
+                           'positions of servos that report them (feetech, feetech_scs, '
+                           'dynamixel)')
+    #: Whether the device enforces an acceleration limit; where it does not, a
+    #: ``max_acceleration`` given is ignored, with a note at start.
+    HAS_ACCELERATION = True
+    #: Baud rates the device can be set to; empty: any (not checked).
+    BAUD_RATES: Tuple[int, ...] = ()
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
         self.port = port
         self.baud_rate = int(baud_rate) or self.DEFAULT_BAUD_RATE
+        if self.BAUD_RATES and self.baud_rate not in self.BAUD_RATES:
+            raise ConfigError(
+                f'baud_rate: {self.PROTOCOL} devices take one of '
+                f"{', '.join(str(rate) for rate in self.BAUD_RATES)} (0 for the factory default "
+                f'{self.DEFAULT_BAUD_RATE}), got {self.baud_rate}')
         self.servos = tuple(servos)
         self.is_open = False
 
@@ -265,21 +287,26 @@ class PySerialController(Controller):
         except serial_errors() as error:
             raise LinkError(f'{self.port}: {error}') from None
 
-    def exchange(self, request: bytes, reply_length: int) -> bytes:
+    def exchange(self, request: bytes, reply_length: int, partial: bool = False) -> bytes:
         """Send ``request`` and return the ``reply_length`` bytes of the reply.
 
         Bytes waiting before the request belong to no reply of it (line noise, or an earlier
         reply that came late): they are discarded, so they cannot shift this reply, and
         counted for :meth:`stray_byte_reports`. A byte more than ``reply_length`` right after
         the reply means a byte was lost or added in it (a stray byte before the reply pushes
-        every value one byte late): the whole reply is garbled.
+        every value one byte late): the whole reply is garbled. With ``partial``, a reply
+        shorter than ``reply_length`` (none at all included) is returned as it came instead
+        of raising :class:`ReplyTimeout` (for a bus whose devices may each answer or not);
+        bytes after it are garbled all the same.
 
         Raises
         ------
         GarbledReply
-            If more than ``reply_length`` bytes came.
+            If bytes came after the reply (more than ``reply_length``, or after a short
+            ``partial`` one).
         ReplyTimeout
-            If fewer than ``reply_length`` bytes came within :attr:`reply_wait`.
+            If fewer than ``reply_length`` bytes came within :attr:`reply_wait` (and not
+            ``partial``).
         LinkError
             If the port fails.
         """
@@ -294,12 +321,12 @@ class PySerialController(Controller):
             extra = port.in_waiting
         except serial_errors() as error:
             raise LinkError(f'{self.port}: {error}') from None
-        if len(reply) < reply_length:
+        if len(reply) < reply_length and not partial:
             raise ReplyTimeout(f'{self.DEVICE} sent {len(reply)} of {reply_length} reply bytes '
                                f'within {self.reply_wait * 1000:.0f} ms')
         if extra:
             raise GarbledReply(f'{self.DEVICE} sent {extra} byte(s) more than the '
-                               f'{reply_length} of its reply (garbled reply; reading dropped)')
+                               f'{len(reply)} of its reply (garbled reply; reading dropped)')
         return reply
 
     def stray_byte_reports(self) -> Tuple[str, ...]:

@@ -250,12 +250,10 @@ def build_driver(cls: type, settings: Mapping[str, Any], joint_values: Mapping[s
     servos = servo_settings(cls, joints, joint_values, calibration)
     coupling = Coupling(joints, {joint: joint_values.get(f'servos.{joint}.plus_joint', '')
                                  for joint in joints})
-    extra = {}
-    notes = []
-    if cls.PROTOCOL == 'ssc32u':
-        extra['move_time'] = settings['move_time']
-        notes = [f'servos.{servo.joint}.max_acceleration: the SSC-32U has no acceleration '
-                 'limit; ignored' for servo in servos if servo.max_acceleration]
+    extra = {'move_time': settings['move_time']} if cls.PROTOCOL == 'ssc32u' else {}
+    notes = [] if cls.HAS_ACCELERATION else [
+        f'servos.{servo.joint}.max_acceleration: protocol {cls.PROTOCOL} has no acceleration '
+        'limit; ignored' for servo in servos if servo.max_acceleration]
     controller = cls(settings['port'], settings['baud_rate'], servos, **extra)
     return ServoDriver(ServoLink(controller, settings['reconnect_period'], clock), coupling,
                        notes)

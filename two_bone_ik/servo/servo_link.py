@@ -27,11 +27,14 @@ from two_bone_ik.servo.servo_settings import servo_settings, ServoConfigError  #
 from two_bone_ik.status import ERROR, OK, WARN
 
 #: Protocol name -> (module, controller class). Imported on demand: each pulls in pyserial,
-#: and ``dynamixel`` dynamixel-sdk.
+#: and ``dynamixel``/``dynamixel1`` dynamixel-sdk.
 PROTOCOLS = {
     'maestro': ('two_bone_ik.servo.maestro', 'MaestroController'),
     'ssc32u': ('two_bone_ik.servo.ssc32u', 'Ssc32uController'),
     'dynamixel': ('two_bone_ik.servo.dynamixel', 'DynamixelController'),
+    'dynamixel1': ('two_bone_ik.servo.dynamixel1', 'Dynamixel1Controller'),
+    'feetech': ('two_bone_ik.servo.feetech', 'FeetechController'),
+    'feetech_scs': ('two_bone_ik.servo.feetech', 'FeetechScsController'),
 }
 
 

@@ -59,10 +59,8 @@ def calibration_file(cls: type, path: str) -> Optional[CalibrationFile]:
     if not path:
         return None
     if not cls.MODEL_RESOLUTION:
-        raise ServoConfigError(
-            f'calibration_file: protocol {cls.PROTOCOL} drives hobby servos by pulse width; '
-            'a LeRobot calibration file holds positions of servos that report them (feetech, '
-            'dynamixel)')
+        raise ServoConfigError(f'calibration_file: protocol {cls.PROTOCOL} '
+                               f'{cls.NO_CALIBRATION_FILE}')
     return CalibrationFile(path, read_calibration_file(path))
 
 

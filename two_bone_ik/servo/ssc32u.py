@@ -95,6 +95,7 @@ class Ssc32uController(PySerialController):
     CHANNELS = (0, 31)
     UNITS = 'µs'
     DEVICE = 'the SSC-32U'
+    HAS_ACCELERATION = False
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence, move_time: float = 0.02):
         super().__init__(port, baud_rate, servos)
