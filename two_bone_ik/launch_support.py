@@ -90,7 +90,7 @@ def ik_node_parameters(params_file: str, default_params_file: str, urdf_given: b
     default_params_file : str
         The launch file's default for it (the installed ``config/two_bone_ik.yaml``).
     urdf_given : bool
-        Whether ``urdf_file`` was given, so the arm comes from a URDF.
+        Whether the arm comes from a URDF (``urdf_file`` or ``robot_description_topic`` given).
     node_name : str
         The IK node's full name (``/<namespace>/two_bone_ik``), whose section is read.
 
