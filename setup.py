@@ -46,6 +46,8 @@ setup(
             'two_bone_ik_urdf = two_bone_ik.nodes.entry_points:urdf_command',
             'two_bone_ik_sim = two_bone_ik.nodes.entry_points:sim_node',
             'two_bone_ik_servo = two_bone_ik.nodes.entry_points:servo_node',
+            'two_bone_ik_target = two_bone_ik.nodes.client_entry_points:target_command',
+            'two_bone_ik_teleop = two_bone_ik.nodes.client_entry_points:teleop_command',
         ],
     },
 )

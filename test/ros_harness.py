@@ -151,7 +151,8 @@ def signal_while_stopping(stage: str, signum: int = signal.SIGINT) -> dict:
     """Return the environment of a node that gets ``signum`` again while it stops.
 
     ``stage`` is ``'teardown'`` (as its node is destroyed) or ``'exit'`` (while the interpreter
-    exits): the second Ctrl-C of a terminal under ``ros2 launch``, made deterministic. Pass the
+    exits): the second Ctrl-C of a terminal under ``ros2 launch``, made deterministic; or
+    ``'building'``: a first one as its node is built (after rclpy is initialised). Pass the
     result as ``env_extra`` of :class:`NodeProcess`.
     """
     return {'TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING': f'{stage}:{int(signum)}',

@@ -1,14 +1,18 @@
 """Tests for two_bone_ik.arm.params_file: params files read the way rcl and rclpy read them."""
 
 import math
+import os
 from pathlib import Path
+import sys
 
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError
-from two_bone_ik.arm.params_file import check_params_file, load_arm_config, node_key_matches
+from two_bone_ik.arm.params_file import check_command_line, check_params_file, load_arm_config
+from two_bone_ik.arm.params_file import node_key_matches
 from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
 from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
+from two_bone_ik.config_error import ConfigError
 import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
@@ -183,6 +187,53 @@ def test_shipped_config_files_load():
     assert servo.plane == 'xz'
     assert servo.limited
     assert all(math.isfinite(v) for v in servo.joint_lower_limits + servo.joint_upper_limits)
+
+
+def test_files_are_scanned_by_libyaml_and_read_floats_as_ros_does(tmp_path):
+    # PyYAML's pure-Python scanner took 22-66 s over a 20 MB robot_description, so the node
+    # took over a minute to start; libyaml (CSafeLoader) reads it in a fraction of a second.
+    path = write(tmp_path, 'two_bone_ik:\n  ros__parameters:\n    robot_description: "'
+                 + '<robot/>' * 1000 + '"\n    link_lengths: [3e-1, 2.5E-1]\n')
+    called = set()
+
+    def profile(frame, event, arg):
+        if event == 'call':
+            called.add(Path(frame.f_code.co_filename))
+    sys.setprofile(profile)
+    try:
+        ((_, values),) = read_params_file(path)
+    finally:
+        sys.setprofile(None)
+    assert values['link_lengths'] == [0.3, 0.25]  # floats without a dot, as the ROS parser
+    assert values['robot_description'] == '<robot/>' * 1000
+    pure_python = {path.name for path in called if path.parent.name == 'yaml'
+                   and path.stem in ('reader', 'scanner', 'parser', 'composer')}
+    assert pure_python == set()
+
+
+@pytest.mark.parametrize('data, byte, where', [
+    (b'two_bone_ik:\n  ros__parameters:\n    base_frame: "b\xffse"\n', 0xff,
+     'line 3, column 19'),
+    (b'\xfe\xff', 0xfe, 'line 1, column 1'),
+], ids=['in_a_string', 'at_the_start'])
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path, data, byte, where):
+    # It used to be a UnicodeDecodeError traceback (exit 1 from the node).
+    path = tmp_path / 'latin.yaml'
+    path.write_bytes(data)
+    for call in (check_params_file, load_arm_config):
+        with pytest.raises(ParamsFileError, match=rf"^params file '.*latin\.yaml': not UTF-8: "
+                                                  rf'byte 0x{byte:02x} at {where}$'):
+            call(path)
+
+
+def test_command_line_arguments_that_are_not_utf8_are_refused():
+    # Python holds an argument's undecodable bytes as lone surrogates, which rclpy.init cannot
+    # encode (a UnicodeEncodeError traceback).
+    description = os.fsdecode(b'robot_description:=<robot name="arm">\n<link name="\xe9"/>')
+    with pytest.raises(ConfigError, match=r'^command line argument 3: not UTF-8: byte 0xe9 at '
+                                          r'line 2, column 13$'):
+        check_command_line(['node', '--ros-args', '-p', description])
+    check_command_line(['node', '--ros-args', '-p', 'robot_description:=<robot name="é"/>'])
 
 
 def test_reads_the_tuples_launch_ros_writes_as_rcl_does(tmp_path):

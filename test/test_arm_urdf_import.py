@@ -5,6 +5,8 @@ joint by joint) and MuJoCo's own URDF loader.
 """
 
 import math
+import sys
+import warnings
 
 import mujoco
 import numpy as np
@@ -12,12 +14,15 @@ import pytest
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, UrdfError
+from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, MAX_DESCRIPTION_LENGTH
+from two_bone_ik.arm.urdf_import import MAX_JOINT_ELEMENTS, MAX_JOINTS, MAX_LINKS, MAX_TAGS
+from two_bone_ik.arm.urdf_import import UrdfError
 from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
 from two_bone_ik.status import NodeStatus
 from two_bone_ik.target_solver import TargetSolver
 from urdf_arms import chain_tip, HANGING_LEG, joint_xml, link_xml, OFFSET_ZEROS
-from urdf_arms import RAISED_UP, random_planar_arm, SCARA
+from urdf_arms import RAISED_UP, random_planar_arm, SCARA, with_elements, with_fixed_links
+from urdf_parser_py import urdf as urdf_model
 
 #: Independent FK and the imported arm agree to this, relative to the arm's reach.
 TOLERANCE = 1e-9
@@ -233,3 +238,187 @@ def test_unknown_tags_stay_off_stderr(capfd):
     assert geometry.joint_names == ('joint1', 'joint2')
     captured = capfd.readouterr()
     assert captured.err == '' and captured.out == ''
+
+
+# -- hostile descriptions: refused at once, in one line, with nothing else on stderr ----------
+
+
+def finishing_within(lines, function, *args):
+    """Return ``function(*args)``; raise instead of hanging if it runs more than ``lines``.
+
+    Counts the Python lines executed (a trace function), so a walk that never ends fails the
+    test deterministically instead of hanging the suite while its memory grows.
+    """
+    executed = [0]
+
+    def trace(frame, event, arg):
+        executed[0] += 1
+        if executed[0] > lines:
+            raise RuntimeError(f'still running after {lines} Python lines')
+        return trace
+    sys.settrace(trace)
+    try:
+        return function(*args)
+    finally:
+        sys.settrace(None)
+
+
+def _joint(name, parent, child):
+    return joint_xml(name, 'fixed', parent, child)
+
+
+NOT_A_TREE = {
+    'base_in_a_cycle': (with_elements(SCARA, _joint('back', 'tool0', 'base_link')), '',
+                        r'^robot_description: the joints form a cycle: link1 -> link2 -> flange '
+                        r'-> tool0 -> base_link -> link1 \(joints joint2, flange_joint, '
+                        r'tool_joint, back, joint1\); a URDF is a tree$'),
+    'tip_in_a_cycle': (with_elements(SCARA, link_xml('c1'), link_xml('c2'),
+                                     _joint('c12', 'c1', 'c2'), _joint('c21', 'c2', 'c1')),
+                       'c2', r'^robot_description: the joints form a cycle: c2 -> c1 -> c2 '
+                             r'\(joints c21, c12\); a URDF is a tree$'),
+    'self_loop': (with_elements(SCARA, link_xml('c'), _joint('loop', 'c', 'c')), 'c',
+                  r'^robot_description: the joints form a cycle: c -> c \(joints loop\); a '
+                  r'URDF is a tree$'),
+    'two_parents': (with_elements(SCARA, _joint('second', 'base_link', 'link2')), 'tool0',
+                    r"^robot_description: link 'link2' is the child of two joints, 'joint2' "
+                    r"and 'second'; a URDF is a tree$"),
+    'two_joints_named_alike': (SCARA.replace('"tool_joint"', '"joint2"'), 'tool0',
+                               r"^robot_description: two joints are named 'joint2'$"),
+}
+
+
+@pytest.mark.parametrize('case', sorted(NOT_A_TREE))
+def test_descriptions_that_are_not_trees_are_refused_at_once(case, capfd):
+    # A cycle used to hang the chain search for good, its memory growing; a link with two
+    # parents, or two joints of one name, silently made an arm of whichever came last.
+    text, tip, pattern = NOT_A_TREE[case]
+    with pytest.raises(UrdfError, match=pattern):
+        finishing_within(2_000_000, arm_from_urdf, text, 'base_link', tip)
+    assert capfd.readouterr() == ('', '')
+
+
+def _scara(old, new):
+    changed = SCARA.replace(old, new, 1)
+    assert changed != SCARA
+    return changed
+
+
+HOSTILE_NUMBERS = {
+    'velocity_nan': (_scara('velocity="3.0"', 'velocity="nan"'),
+                     r"^robot_description: joint 'joint1': <limit velocity> is nan; expected a "
+                     r'speed >= 0 \(rad/s; 0 for none\)$'),
+    'velocity_negative': (_scara('velocity="3.0"', 'velocity="-1"'),
+                          r"^robot_description: joint 'joint1': <limit velocity> is -1; "
+                          r'expected a speed >= 0'),
+    'lower_nan': (_scara('lower="-2.0"', 'lower="nan"'),
+                  r"^robot_description: joint 'joint2': <limit lower> is nan; expected an "
+                  r'angle \(rad\)$'),
+    'upper_nan': (_scara('upper="2.5"', 'upper="NaN"'),
+                  r"^robot_description: joint 'joint1': <limit upper> is nan; expected an "
+                  r'angle'),
+    'xyz_inf': (_scara('0 0 0.44', 'inf 0 0.44'),
+                r"^robot_description: joint 'joint1': <origin xyz> is \[inf, 0\.0, 0\.44\]; "
+                r'expected finite values within \+-1e\+100$'),
+    'xyz_nan': (_scara('0.345 0 0', '0.345 nan 0'),
+                r"^robot_description: joint 'flange_joint': <origin xyz> is \[0\.345, nan, "),
+    'xyz_1e308_first': (_scara('0 0 0.44', '1e308 0 0.44'),
+                        r"^robot_description: joint 'joint1': <origin xyz> is \[1e\+308, "),
+    'xyz_1e308_later': (_scara('0.345 0 0', '1e308 1e308 0'),
+                        r"^robot_description: joint 'flange_joint': <origin xyz> is "
+                        r'\[1e\+308, 1e\+308, 0\.0\]'),
+    'rpy_inf': (_scara('3.14 0 0', '3.14 -inf 0'),
+                r"^robot_description: joint 'flange_joint': <origin rpy> is \[3\.14, -inf, "
+                r'0\.0\]; expected finite values$'),
+    'axis_inf': (_scara('<axis xyz="0 0 1"/>', '<axis xyz="0 inf 1"/>'),
+                 r"^robot_description: joint 'joint1': <axis xyz> is \[0\.0, inf, 1\.0\]; "
+                 r'expected finite values$'),
+}
+
+
+@pytest.mark.parametrize('case', sorted(HOSTILE_NUMBERS))
+def test_non_finite_and_huge_numbers_are_refused_naming_the_joint(case, capfd):
+    # They used to be taken silently (velocity nan or -1: no velocity limit at all; a shoulder
+    # at 1e308 m) or refused after numpy's overflow warnings, with a message naming something
+    # else (the link lengths, skew axes).
+    text, pattern = HOSTILE_NUMBERS[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # a numpy RuntimeWarning fails the test
+        with pytest.raises(UrdfError, match=pattern):
+            arm_from_urdf(text, 'base_link', 'tool0')
+    assert capfd.readouterr() == ('', '')
+
+
+def test_huge_but_finite_axes_are_directions():
+    text = _scara('<axis xyz="0 0 1"/>', '<axis xyz="0 1e308 1e308"/>').replace(
+        '<axis xyz="0 0 1"/>', '<axis xyz="0 1 1"/>')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        geometry = arm_from_urdf(text, 'base_link', 'tool0')
+    assert geometry.joint_names == ('joint1', 'joint2')
+
+
+def test_velocity_zero_or_infinite_means_no_velocity_limit():
+    text = _scara('velocity="3.0"', 'velocity="0"').replace('velocity="3.0"', 'velocity="inf"')
+    assert arm_from_urdf(text, 'base_link', 'tool0').velocity_limits == (math.inf, math.inf)
+
+
+def _fail_if_parsed(*args, **kwargs):
+    raise AssertionError('the parser was asked to parse it')
+
+
+def _heavy_link(count):
+    return ('<link name="heavy">' + '<visual><geometry><box size="1 1 1"/></geometry></visual>'
+            * count + '</link>')
+
+
+@pytest.mark.parametrize('text, pattern', [
+    (with_fixed_links(SCARA, MAX_LINKS - 4), rf'^robot_description: {MAX_LINKS + 1} <link> '
+                                             rf'elements; at most {MAX_LINKS} are read$'),
+    (with_elements(SCARA, *(_joint(f'j{i}', 'base_link', 'tool0') for i in range(MAX_JOINTS))),
+     rf'^robot_description: {MAX_JOINTS + 4} <joint> elements; at most {MAX_JOINTS} are read$'),
+    (SCARA.replace('<axis xyz="0 0 1"/>', '<dynamics/>' * MAX_JOINT_ELEMENTS, 1),  # and 15 others
+     rf'^robot_description: {MAX_JOINT_ELEMENTS + 15} elements inside <joint>s; at most '
+     rf'{MAX_JOINT_ELEMENTS} are read$'),
+], ids=['one_link_too_many', 'joints', 'inside_joints'])
+def test_too_many_links_or_joints_are_refused_before_the_slow_parse(monkeypatch, text, pattern):
+    # urdf_parser_py takes about 0.03-0.3 ms per element (96 s for a few hundred thousand
+    # links), so such a description is refused from its counts, before that parser sees it.
+    monkeypatch.setattr(urdf_model.URDF, 'from_xml_string', _fail_if_parsed)
+    with pytest.raises(UrdfError, match=pattern):
+        arm_from_urdf(text, 'base_link', 'tool0')
+
+
+@pytest.mark.parametrize('text, pattern', [
+    (with_elements(SCARA, *(f'<link name="l{i}"/>' for i in range(200_000))),
+     rf"^robot_description: 200047 tags \('<'\); at most {MAX_TAGS} are read$"),
+    (with_elements(SCARA, _heavy_link(MAX_TAGS // 5)),  # 5 tags a visual, 2 for the link
+     rf"^robot_description: 200049 tags \('<'\); at most {MAX_TAGS} are read$"),
+    (SCARA + ' ' * (MAX_DESCRIPTION_LENGTH + 1 - len(SCARA)),
+     rf'^robot_description: {MAX_DESCRIPTION_LENGTH + 1} characters; at most '
+     rf'{MAX_DESCRIPTION_LENGTH} are read$'),
+], ids=['200000_links', '40000_visuals', 'too_long'])
+def test_too_large_a_description_is_refused_before_the_xml_parse(monkeypatch, text, pattern):
+    monkeypatch.setattr('xml.etree.ElementTree.fromstring', _fail_if_parsed)
+    with pytest.raises(UrdfError, match=pattern):
+        arm_from_urdf(text, 'base_link', 'tool0')
+
+
+def test_only_joints_and_link_names_reach_the_urdf_parser(monkeypatch):
+    # Whatever the links hold (inertials, any number of visuals), the parser's time depends on
+    # the joints and the number of links only.
+    parsed = []
+    parse = urdf_model.URDF.from_xml_string
+    monkeypatch.setattr(urdf_model.URDF, 'from_xml_string',
+                        lambda text: parsed.append(text) or parse(text))
+    text = with_elements(RAISED_UP, _heavy_link(30_000))
+    assert arm_from_urdf(text, 'base_link').joint_names == ('joint1', 'joint2')
+    assert [tag in parsed[0] for tag in ('<joint', '<link', '<visual', '<inertial',
+                                         '<gazebo', '<transmission', '<ros2_control')] == [
+        True, True, False, False, False, False, False]
+
+
+def test_a_description_at_the_limits_is_read():
+    text = with_fixed_links(SCARA, MAX_LINKS - 5)  # SCARA has 5 links and 4 joints
+    text = with_elements(text, '<!--' + '<' * (MAX_TAGS - text.count('<') - 1) + '-->')
+    text += ' ' * (MAX_DESCRIPTION_LENGTH - len(text))
+    assert arm_from_urdf(text, 'base_link', 'tool0').joint_names == ('joint1', 'joint2')

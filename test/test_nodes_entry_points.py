@@ -9,7 +9,7 @@ from pathlib import Path
 import signal
 
 import pytest
-from ros_harness import NodeProcess, wait_until
+from ros_harness import NodeProcess, signal_while_stopping, wait_until
 
 
 def wait_for_library(pid, name, timeout=30.0):
@@ -22,6 +22,7 @@ def wait_for_library(pid, name, timeout=30.0):
     ('two_bone_ik', 'diagnostic_msgs'),
     ('two_bone_ik', 'librcl.so'),
     ('two_bone_ik', 'numpy'),
+    ('two_bone_ik', 'std_srvs_s__rosidl_typesupport_c'),
     ('two_bone_ik.nodes.ik_node', 'numpy'),
     ('two_bone_ik.nodes.sim_node', 'numpy'),
     ('two_bone_ik.nodes.servo_node', 'numpy'),
@@ -30,8 +31,9 @@ def test_ctrl_c_during_start_up_exits_quietly(domain, tmp_path, module, library)
     # SIGINT while the node is still importing (before rclpy is initialised) used to print a
     # KeyboardInterrupt traceback from inside an import. The libraries mark early, middle and
     # late stages of the node's imports; numpy comes with the first message package a node
-    # module imports. (Before any of the package's code runs, while Python itself starts, a
-    # Ctrl-C is Python's own: not tested.)
+    # module imports; std_srvs' type support is loaded as the IK node creates its ~/stop
+    # service, while the node is built. (Before any of the package's code runs, while Python
+    # itself starts, a Ctrl-C is Python's own: not tested.)
     process = NodeProcess(module, domain_id=domain, log_dir=tmp_path, name='early').start()
     try:
         wait_for_library(process.pid, library)
@@ -43,3 +45,15 @@ def test_ctrl_c_during_start_up_exits_quietly(domain, tmp_path, module, library)
     noise = [line for line in (process.stdout + process.stderr).splitlines()
              if line.strip() and '[INFO]' not in line]
     assert noise == [], process.output()
+
+
+@pytest.mark.parametrize('module', ['two_bone_ik', 'two_bone_ik.nodes.sim_node'])
+def test_ctrl_c_while_the_node_is_built_exits_quietly(domain, tmp_path, module):
+    # The SIGINT lands as the node's constructor starts, rclpy initialised. Let through to
+    # rclpy just before spinning, it left the node waiting for good on Kilted (rclpy woke the
+    # executor before it shut the context down): now the node is torn down without spinning.
+    with NodeProcess(module, domain_id=domain, log_dir=tmp_path, name='building',
+                     env_extra=signal_while_stopping('building')) as process:
+        assert process.wait() == 0, process.output()
+    assert 'Traceback' not in process.stderr + process.stdout, process.output()
+    assert 'ready: ' in process.stderr, process.output()  # it was built, then torn down

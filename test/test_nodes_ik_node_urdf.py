@@ -17,7 +17,7 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.urdf_import import arm_from_urdf
 from two_bone_ik.markers import workspace_shapes
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
-from urdf_arms import chain_tip, HANGING_LEG, RAISED_UP, SCARA
+from urdf_arms import chain_tip, HANGING_LEG, joint_xml, RAISED_UP, SCARA, with_elements
 from visualization_msgs.msg import MarkerArray
 
 ERROR = DiagnosticStatus.ERROR
@@ -223,6 +223,36 @@ def test_given_max_joint_velocity_replaces_the_urdfs(domain, probe, tmp_path):
         assert (reply.name, reply.values['moving']) == ('REACHED', 'false')
         assert list(reply.joints.velocity) == []  # one command, not a stream
         check_command(reply, RAISED_UP, 'base_link', 'tool_link', target)
+
+
+def test_hostile_descriptions_on_the_topic_are_refused_at_once(domain, probe, tmp_path):
+    # A cycle used to block the executor for good (targets, ~/stop and parameter calls never
+    # answered, memory growing); a description of hundreds of thousands of links, for minutes.
+    # Now each is an ERROR at once, and the arm in force stays.
+    params = write_params(tmp_path / 'hostile.yaml', {
+        'robot_description_topic': 'robot_description', 'base_frame': 'base_link',
+        'tip_frame': 'tool0'})
+    with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/hostile'],
+                     domain_id=domain, log_dir=tmp_path, name='hostile') as process:
+        descriptions = probe.publisher(String, '/hostile/robot_description', LATCHED)
+        descriptions.publish(String(data=SCARA))
+        wait_until(lambda: 'robot_description: arm from its URDF' in process.stderr,
+                   what='the arm from the topic', processes={'node': process})
+        geometry = arm_from_urdf(SCARA, 'base_link', 'tool0')
+        arm = Arm(probe, process, ns='/hostile', geometry=geometry)
+        arm.connect()
+        target = chain_tip(SCARA, 'base_link', 'tool0', {'joint1': 0.4, 'joint2': -0.8})
+        cycle = with_elements(SCARA, joint_xml('back', 'fixed', 'tool0', 'base_link'))
+        huge = with_elements(SCARA, *(f'<link name="l{i}"/>' for i in range(200_000)))
+        for description, refusal in ((cycle, 'the joints form a cycle'),
+                                     (huge, "200047 tags ('<'); at most")):
+            descriptions.publish(String(data=description))
+            wait_until(lambda: refusal in process.stderr, what='the description refused',
+                       processes={'node': process})
+            reply = arm.send(pose(*target))
+            assert reply.name == 'REACHED', reply.status.message
+            check_command(reply, SCARA, 'base_link', 'tool0', target)
+        assert process.returncode is None, process.output()
 
 
 def test_a_description_republished_mid_motion(domain, probe, tmp_path):

@@ -48,6 +48,22 @@ def test_cli_bad_config_is_one_readable_line(tmp_path, capsys):
     assert 'missing.yaml' in capsys.readouterr().err
 
 
+def test_cli_text_that_is_not_utf8_is_one_line(tmp_path, capsys):
+    # A params file that is not UTF-8 was a one-line codec message naming no file; an argument
+    # that is not (Python holds its bytes as lone surrogates) a UnicodeEncodeError traceback
+    # once the URDF was written.
+    params = tmp_path / 'latin1.yaml'
+    params.write_bytes(b'/**:\n  ros__parameters:\n    joint_names: [caf\xe9, b]\n')
+    assert main(['--params-file', str(params)]) == 1
+    assert capsys.readouterr() == ('', f"two_bone_ik_urdf: error: params file '{params}': not "
+                                       'UTF-8: byte 0xe9 at line 3, column 22\n')
+    out = tmp_path / 'arm.urdf'
+    assert main(['--robot-name', os.fsdecode(b'caf\xe9'), '-o', str(out)]) == 1
+    assert capsys.readouterr() == ('', 'two_bone_ik_urdf: error: command line argument 1: not '
+                                       'UTF-8: byte 0xe9 at line 1, column 4\n')
+    assert not out.exists()
+
+
 def test_cli_as_a_process(tmp_path):
     # What `two_bone_ik_urdf --params-file config/two_bone_ik.yaml > arm.urdf` runs.
     params = REPO / 'config' / 'two_bone_ik.yaml'

@@ -578,3 +578,19 @@ def test_a_target_or_stop_ends_the_jog():
     session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
     session.stop()
     assert not session.tick().more
+
+
+def test_checking_parameters_that_are_not_the_arms_reads_no_urdf(monkeypatch):
+    # Every QoS-override parameter rclpy declares at start went through the check, which
+    # parsed the whole robot description again (7 times at start-up, 0.85 s for 20 MB).
+    session, _ = new_session(robot_description=SCARA, base_frame='base_link')
+    import two_bone_ik.session.arm_source as arm_source
+    reads = []
+    original = arm_source.arm_geometry
+    monkeypatch.setattr(arm_source, 'arm_geometry',
+                        lambda *args: reads.append(args) or original(*args))
+    assert session.check({'qos_overrides./target_pose.subscription.depth': 10}) is None
+    assert session.check({'command_rate': 50.0, 'twist_timeout': 0.5}) is None
+    assert reads == []
+    assert session.check({'elbow': 'down'}) is None
+    assert len(reads) == 1

@@ -324,3 +324,14 @@ YAW_PAIR_PITCH_ROLL_GRIPPER = robot_xml(
     '<child link="finger_mirror"/><origin xyz="0.02 -0.01 0"/><axis xyz="0 -1 0"/>'
     '<limit lower="0.005" upper="0.03" effort="10" velocity="1"/>'
     '<mimic joint="gripper"/></joint>')
+
+
+def with_elements(urdf: str, *parts: str) -> str:
+    """Return ``urdf`` with more elements (``link_xml``, ``joint_xml``...) before its end."""
+    return urdf.replace('</robot>', ''.join(parts) + '</robot>')
+
+
+def with_fixed_links(urdf: str, count: int, parent: str = 'base_link') -> str:
+    """Return ``urdf`` with ``count`` more links, each hung from ``parent`` by a fixed joint."""
+    return with_elements(urdf, *(f'<link name="extra{i}"/>' + joint_xml(
+        f'extra_joint{i}', 'fixed', parent, f'extra{i}') for i in range(count)))

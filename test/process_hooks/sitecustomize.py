@@ -6,8 +6,9 @@
   deterministic).
 - ``TWO_BONE_IK_TEST_BLOCK_IMPORTS=<module>,<module>,...``: make importing these top-level
   modules fail, as on a computer that does not have them installed.
-- ``TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING=<teardown|exit>:<signal>``: signal this process again
-  while it stops: as its node is destroyed, or while the interpreter exits (a second Ctrl-C).
+- ``TWO_BONE_IK_TEST_SIGNAL_WHILE_STOPPING=<building|teardown|exit>:<signal>``: signal this
+  process as its node is built (a Ctrl-C during start-up), or again while it stops: as its node
+  is destroyed, or while the interpreter exits (a second Ctrl-C).
 """
 
 import os
@@ -57,15 +58,16 @@ if _AGAIN:
 
     _stage, _signum_again = _AGAIN.split(':')
 
-    if _stage == 'teardown':
-        _destroy_node = rclpy.node.Node.destroy_node
+    if _stage in ('building', 'teardown'):
+        _method = '__init__' if _stage == 'building' else 'destroy_node'
+        _original = getattr(rclpy.node.Node, _method)
 
-        def _destroy_node_signalled(self):
+        def _signalled(self, *args, **kwargs):
             os.kill(os.getpid(), int(_signum_again))
             time.sleep(0.05)  # let a Python-level handler run, if there is one
-            return _destroy_node(self)
+            return _original(self, *args, **kwargs)
 
-        rclpy.node.Node.destroy_node = _destroy_node_signalled
+        setattr(rclpy.node.Node, _method, _signalled)
     else:
         import atexit
         import subprocess

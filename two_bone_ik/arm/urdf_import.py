@@ -15,9 +15,12 @@ and does not count (it is taken at 0). Everything is derived from the joints at 
   limits given as parameters; velocity limits from ``<limit velocity>``.
 
 Anything else (malformed XML, a missing link, a link not below the base, a prismatic, floating
-or planar joint on the chain, a third movable joint, skew axes) raises :class:`UrdfError` with
-one line naming the links or joints. Parsing uses ``urdf_parser_py`` (PyPI ``urdfdom-py``); its
-"Unknown tag" lines for ``<ros2_control>``, ``<gazebo>`` and the like are kept off stderr.
+or planar joint on the chain, a third movable joint, skew axes, joints that do not form a tree, a
+NaN or negative ``<limit>``, a non-finite or huge origin, a description too large: see
+:data:`MAX_DESCRIPTION_LENGTH`, :data:`MAX_TAGS`, :data:`MAX_LINKS`, :data:`MAX_JOINTS` and
+:data:`MAX_JOINT_ELEMENTS`) raises :class:`UrdfError` with one line naming the links or joints,
+and nothing on stderr. Parsing uses ``urdf_parser_py`` (PyPI ``urdfdom-py``) on the joints and
+the links' names only (see :func:`parse_urdf`), quietly.
 """
 
 import math
@@ -26,7 +29,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from two_bone_ik.arm.config import ArmConfig, ArmConfigError
+from two_bone_ik.arm.config import ArmConfig, ArmConfigError, MAX_COORDINATE
 from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
 from two_bone_ik.config_error import ConfigError
 
@@ -34,8 +37,20 @@ from two_bone_ik.config_error import ConfigError
 #: would move the tip off the plane by more than 1e-9 of the arm's reach.
 PARALLEL_TOLERANCE = 1e-9
 
+#: Longest description read (characters), and most tags (``<``) in it: the XML parser takes
+#: about 0.1 s over a 20 MB comment and 1-5 us per element. Checked before it runs.
+MAX_DESCRIPTION_LENGTH = 32 * 1024 * 1024
+MAX_TAGS = 200_000
+
+#: Most ``<link>`` elements, and most ``<joint>`` elements, read; and most elements inside the
+#: joints (a joint has at most 9 kinds of child). urdf_parser_py takes about 0.03-0.3 ms per
+#: element (a robot description topic's callback would block that long), and real robots have
+#: tens to a few hundred links. Counted before that parser runs.
+MAX_LINKS = 1000
+MAX_JOINTS = 1000
+MAX_JOINT_ELEMENTS = 10 * MAX_JOINTS
+
 _MOVABLE = ('revolute', 'continuous')
-_KINEMATIC_TAGS = ('link', 'joint', 'material')
 _REFUSED = ('prismatic', 'floating', 'planar')
 
 
@@ -58,13 +73,40 @@ def _matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
     return transform
 
 
+def _kinematic_tree(root) -> None:
+    """Cut a parsed ``<robot>`` down to what the kinematics need; refuse one too large.
+
+    Kept: the ``<joint>`` elements and the links' names. The rest (the links' inertials,
+    visuals and collisions, materials, ``<ros2_control>``, ``<gazebo>``, ``<transmission>``,
+    extensions) plays no part: the parser would take time over any number of them, print
+    "Unknown tag" lines for some or refuse a transmission that robot_state_publisher accepts.
+
+    Raises
+    ------
+    UrdfError
+        Above :data:`MAX_LINKS` links, :data:`MAX_JOINTS` joints or
+        :data:`MAX_JOINT_ELEMENTS` elements inside the joints.
+    """
+    for element in list(root):
+        if element.tag == 'link':
+            del element[:]
+        elif element.tag != 'joint':
+            root.remove(element)
+    links = sum(1 for _ in root.iterfind('link'))
+    joints = list(root.iterfind('joint'))
+    inside = sum(1 for joint in joints for _ in joint.iter()) - len(joints)
+    for count, most, what in ((links, MAX_LINKS, '<link> elements'),
+                              (len(joints), MAX_JOINTS, '<joint> elements'),
+                              (inside, MAX_JOINT_ELEMENTS, 'elements inside <joint>s')):
+        if count > most:
+            raise UrdfError(f'robot_description: {count} {what}; at most {most} are read')
+
+
 def parse_urdf(text: str):
     """Parse the kinematics of a URDF document with ``urdf_parser_py``, quietly.
 
-    Only ``<link>``, ``<joint>`` and ``<material>`` elements are handed to the parser: the rest
-    (``<ros2_control>``, ``<gazebo>``, ``<transmission>``, extensions) play no part in the
-    kinematics, and the parser would print "Unknown tag" lines for them or refuse a
-    transmission that robot_state_publisher accepts. Its warnings are kept off stderr.
+    Only the ``<joint>`` elements and the links' names are handed to the parser (see
+    :func:`_kinematic_tree`). Its warnings are kept off stderr.
 
     Returns
     -------
@@ -77,15 +119,17 @@ def parse_urdf(text: str):
     """
     if not isinstance(text, str) or not text.strip():
         raise UrdfError('robot_description: empty')
+    for count, most, what in ((len(text), MAX_DESCRIPTION_LENGTH, 'characters'),
+                              (text.count('<'), MAX_TAGS, "tags ('<')")):
+        if count > most:
+            raise UrdfError(f'robot_description: {count} {what}; at most {most} are read')
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as error:
         raise UrdfError(f'robot_description: not valid XML: {error}') from None
     if root.tag != 'robot':
         raise UrdfError(f'robot_description: the root element is <{root.tag}>, not <robot>')
-    for element in list(root):
-        if element.tag not in _KINEMATIC_TAGS:
-            root.remove(element)
+    _kinematic_tree(root)
     try:
         from urdf_parser_py import urdf as urdf_model
         from urdf_parser_py.xml_reflection import core
@@ -102,6 +146,38 @@ def parse_urdf(text: str):
         raise UrdfError(f'robot_description: not a valid URDF: {reason}') from None
     finally:
         core.on_error = saved
+
+
+def _check_tree(robot) -> None:
+    """Raise :class:`UrdfError` unless the joints form a tree (so every walk over it ends).
+
+    Refused: two joints of one name, a link that is the child of two joints, a cycle.
+    """
+    parent_joint = {}
+    names = set()
+    for joint in robot.joints:
+        if joint.name in names:
+            raise UrdfError(f"robot_description: two joints are named '{joint.name}'")
+        names.add(joint.name)
+        if joint.child in parent_joint:
+            raise UrdfError(f"robot_description: link '{joint.child}' is the child of two "
+                            f"joints, '{parent_joint[joint.child].name}' and '{joint.name}'; "
+                            'a URDF is a tree')
+        parent_joint[joint.child] = joint
+    rooted = set()  # links whose ancestors end at a root
+    for link in parent_joint:
+        path = {}  # link -> its position on the walk up from this one
+        while link in parent_joint and link not in rooted:
+            if link in path:
+                cycle = list(path)[path[link]:]
+                raise UrdfError(
+                    'robot_description: the joints form a cycle: '
+                    f"{' -> '.join(reversed(cycle + [link]))} (joints "
+                    f"{', '.join(parent_joint[c].name for c in reversed(cycle))}); a URDF is "
+                    'a tree')
+            path[link] = len(path)
+            link = parent_joint[link].parent
+        rooted.update(path)
 
 
 def _single_end_link(robot, base_frame: str) -> str:
@@ -122,6 +198,7 @@ def _single_end_link(robot, base_frame: str) -> str:
 
 def _chain(robot, base_frame: str, tip_frame: str) -> list:
     """Return the joints from ``base_frame`` down to ``tip_frame``, in order."""
+    _check_tree(robot)
     links = {link.name for link in robot.links}
     if base_frame not in links:
         raise UrdfError(f"base_frame: '{base_frame}' is not a link of the robot description "
@@ -146,8 +223,17 @@ def _chain(robot, base_frame: str, tip_frame: str) -> list:
 
 
 def _limits(joint) -> Tuple[float, float, float]:
-    """(lower, upper, velocity) of a movable joint, in readings; infinite where open."""
+    """(lower, upper, velocity) of a movable joint, in readings; infinite where open.
+
+    A velocity of 0 (as some exporters write) means none given.
+    """
     limit = joint.limit
+    for attribute, expected in (('lower', 'an angle (rad)'), ('upper', 'an angle (rad)'),
+                                ('velocity', 'a speed >= 0 (rad/s; 0 for none)')):
+        value = getattr(limit, attribute, None)
+        if value is not None and (math.isnan(value) or (attribute == 'velocity' and value < 0)):
+            raise UrdfError(f"robot_description: joint '{joint.name}': <limit {attribute}> is "
+                            f'{value:g}; expected {expected}')
     velocity = math.inf
     if limit is not None and limit.velocity is not None and float(limit.velocity) > 0.0:
         velocity = float(limit.velocity)
@@ -156,6 +242,40 @@ def _limits(joint) -> Tuple[float, float, float]:
     lower = float(limit.lower) if limit.lower is not None else 0.0
     upper = float(limit.upper) if limit.upper is not None else 0.0
     return lower, upper, velocity
+
+
+def _finite(joint, element: str, values, bound: float = math.inf) -> np.ndarray:
+    """Return an origin's or axis's numbers; refused, naming the joint, unless within ``bound``."""
+    array = np.array(values, dtype=float)
+    if not (np.isfinite(array).all() and np.abs(array).max() <= bound):
+        within = f' within +-{bound:g}' if math.isfinite(bound) else ''
+        raise UrdfError(f"robot_description: joint '{joint.name}': <{element}> is "
+                        f"[{', '.join(repr(float(v)) for v in array)}]; expected finite "
+                        f'values{within}')
+    return array
+
+
+def _origin(joint) -> np.ndarray:
+    """Return a joint's origin as a 4x4 transform in its parent's frame.
+
+    Coordinates beyond ``MAX_COORDINATE`` are refused, so no chain of at most ``MAX_JOINTS``
+    of them overflows.
+    """
+    origin = joint.origin
+    xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
+    rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
+    return _matrix(_finite(joint, 'origin xyz', xyz, MAX_COORDINATE),
+                   _finite(joint, 'origin rpy', rpy))
+
+
+def _unit_axis(joint) -> np.ndarray:
+    """Return a movable joint's axis as a unit vector in its own frame."""
+    axis = _finite(joint, 'axis xyz', joint.axis if joint.axis is not None else (1.0, 0.0, 0.0))
+    if not axis.any():
+        raise UrdfError(f"robot_description: joint '{joint.name}': axis "
+                        f'{list(joint.axis)!r} has no direction')
+    axis = axis / np.abs(axis).max()  # so that the norm cannot overflow
+    return axis / np.linalg.norm(axis)
 
 
 def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
@@ -190,10 +310,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     transform = np.eye(4)
     movable = []  # (joint, axis in base_frame, a point on the axis)
     for joint in chain:
-        origin = joint.origin
-        xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
-        rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
-        transform = transform @ _matrix(xyz, rpy)
+        transform = transform @ _origin(joint)
         if joint.type in _REFUSED:
             raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}, "
                             f'{joint.parent} -> {joint.child}) is on the chain from '
@@ -201,12 +318,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
                             'joints can be')
         if joint.type not in _MOVABLE or joint.child == tip_frame:
             continue
-        axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
-        norm = float(np.linalg.norm(axis))
-        if not math.isfinite(norm) or norm == 0.0:
-            raise UrdfError(f"robot_description: joint '{joint.name}': axis "
-                            f'{list(joint.axis)!r} has no direction')
-        movable.append((joint, transform[:3, :3] @ (axis / norm), transform[:3, 3].copy()))
+        movable.append((joint, transform[:3, :3] @ _unit_axis(joint), transform[:3, 3].copy()))
     names = [joint.name for joint, _, _ in movable]
     if len(movable) != 2:
         raise UrdfError(

@@ -1,24 +1,16 @@
 """The process entry point every node shares: start rclpy, spin one node, leave quietly.
 
-:func:`run_node` is what ``main()`` of each node module calls. It guards against the start-up
-and shutdown problems seen on Jazzy and Kilted:
+:func:`run_node` is what ``main()`` of each node module calls. What it guards against (seen on
+Jazzy and Kilted):
 
-- Ctrl-C during start-up: :mod:`two_bone_ik.nodes.entry_points` ends the process quietly while
-  it imports, and remembers the interrupt while the node is built (rclpy is initialised without
-  its signal handlers until the node and its executor exist: a signal inside rclpy's executor
-  constructor left a half-built executor that printed an error when collected). Once spinning,
-  rclpy's own handler shuts the context down and ``spin`` returns at a clean point (Python's
-  default handler raised ``KeyboardInterrupt`` wherever the main thread happened to be).
-- A malformed params file: one readable line naming the file and what is wrong (checked here
-  before rcl reads it; whatever rcl still refuses is reported in one line without rcl's C source
-  locations), not rcl's ``Failed to parse global arguments`` log line plus a second line.
-- A params file none of whose sections applies to the node: a warning listing its keys.
-- A SIGINT or SIGTERM that lands while a callback publishes makes the publish raise rcl's
-  ``publisher's context is invalid``: once the context is shut down that is a normal exit.
-- A bad configuration: one line naming the parameter on stderr, exit code 2, and no teardown of
-  the half-started node (see :data:`EXIT_BAD_CONFIG`).
-- A second Ctrl-C while the node stops (``ros2 launch`` forwards the terminal's SIGINT, so each
-  node gets two): ignored, the first one is being obeyed. SIGTERM keeps its meaning.
+- Ctrl-C before the node spins: held back (see :func:`two_bone_ik.nodes.hold_interrupts`), then
+  a quiet exit 0: before rclpy starts, or with the built node torn down without spinning.
+- Ctrl-C while spinning: rclpy's, so ``spin`` returns at a clean point; a second one while the
+  node stops (``ros2 launch`` forwards the terminal's) is ignored. SIGTERM keeps its meaning.
+- A params file or an argument rcl cannot use: one line, not rcl's log line or a traceback.
+- A params file with no section for the node: a warning listing its keys.
+- A signal inside a callback's publish (rcl's ``publisher's context is invalid``): a normal exit.
+- A bad parameter: one line naming it, exit code 2 (see :data:`EXIT_BAD_CONFIG`).
 """
 
 import gc
@@ -34,10 +26,10 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import install_signal_handlers, SignalHandlerOptions
 
-from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
-from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
+from two_bone_ik.arm.params_file import check_command_line, parameters_for_node
+from two_bone_ik.arm.params_file import params_files_in_arguments, read_params_file
 from two_bone_ik.config_error import ConfigError
-from two_bone_ik.nodes.entry_points import install_quiet_interrupt, interrupted, set_phase
+from two_bone_ik.nodes import hold_interrupts, interrupt_held
 
 #: Exit code for a command line or params file that cannot be used, or an invalid parameter.
 EXIT_BAD_CONFIG = 2
@@ -115,20 +107,22 @@ def run_node(name: str, make_node: Callable[[], Node],
     RuntimeError
         An rcl error while the context is still valid (a real failure, not a shutdown race).
     """
-    install_quiet_interrupt()
+    hold_interrupts()  # as the entry points do, for a caller of main() that did not
+    if interrupt_held():
+        return 0  # Ctrl-C while the node's modules were imported: nothing started yet
     command_line = sys.argv if args is None else args
     params_files = params_files_in_arguments(command_line)
     try:
+        check_command_line(command_line)
         for path in params_files:
             read_params_file(path)
-    except ParamsFileError as error:
+    except ConfigError as error:
         print(f'{name}: cannot start: {error}', file=sys.stderr)
         return EXIT_BAD_CONFIG
     failure = _init_rclpy(args)
     if failure is not None:
         print(f'{name}: cannot start: {failure}', file=sys.stderr)
         return EXIT_BAD_CONFIG
-    set_phase('starting')
     node = None
     executor = None
     try:
@@ -136,10 +130,12 @@ def run_node(name: str, make_node: Callable[[], Node],
         _warn_unmatched_params_files(node, params_files)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        # From here on a signal is rclpy's: it shuts the context down and spin returns.
+        # Ctrl-C is rclpy's from here on (chained to Python's, which only notes it).
         install_signal_handlers(SignalHandlerOptions.ALL)
-        set_phase('spinning')
-        if not interrupted():
+        # One held back is not let through: on Kilted, rclpy wakes the executor before it
+        # shuts the context down, and a spin just begun missed that and waited for good.
+        if not interrupt_held():
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             # Start-up objects live for good: keep the garbage collector from rescanning them.
             gc.freeze()
             executor.spin()
@@ -147,7 +143,7 @@ def run_node(name: str, make_node: Callable[[], Node],
         print(f'{name}: invalid parameter {error}', file=sys.stderr, flush=True)
         sys.stdout.flush()
         os._exit(EXIT_BAD_CONFIG)
-    except (KeyboardInterrupt, ExternalShutdownException):
+    except ExternalShutdownException:
         pass
     except RuntimeError:
         # rcl's "context is invalid" from a publish, because a signal shut the context down

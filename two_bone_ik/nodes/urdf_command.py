@@ -14,7 +14,8 @@ import sys
 from typing import Optional, Sequence
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.params_file import load_arm_config, read_params_file
+from two_bone_ik.arm.params_file import check_command_line, load_arm_config
+from two_bone_ik.arm.params_file import read_params_file
 from two_bone_ik.arm.urdf_export import arm_urdf, DEFAULT_LINEAR_DENSITY, ROS2_CONTROL_HARDWARE
 from two_bone_ik.config_error import ConfigError
 
@@ -95,6 +96,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     elif args.controllers_file:
         parser.error('--controllers-file is only used with --ros2-control gazebo')
     try:
+        check_command_line(sys.argv if argv is None else argv)
         if args.params_file:
             config = load_arm_config(args.params_file, node_name=args.node_name, warn=_warn)
         else:

@@ -468,10 +468,12 @@ class ArmSession:
     def check(self, changes: Mapping[str, Any]) -> Optional[str]:
         """Return why a parameter change is refused, or None to accept it (changes nothing)."""
         try:
-            self._arm.changed_config({k: v for k, v in changes.items() if k in PARAMETER_NAMES})
-            limits = self._limits_with(changes)
-            check_planner_available(limits, next((name for name in MOTION_LIMIT_PARAMETERS
-                                                  if name in changes), 'max_joint_velocity'))
+            config_changes = {k: v for k, v in changes.items() if k in PARAMETER_NAMES}
+            if config_changes:  # (checking parses a URDF again: only when something changes)
+                self._arm.changed_config(config_changes)
+            motion = [name for name in MOTION_LIMIT_PARAMETERS if name in changes]
+            if motion:
+                check_planner_available(self._limits_with(changes), motion[0])
             if 'command_rate' in changes:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:

@@ -2,10 +2,13 @@
 
 This package is the ROS-free core of two_bone_ik: pure functions on floats and numpy arrays.
 It imports only ``math``, ``enum``, ``typing`` and ``numpy``. Its modules, one per concern:
-``results`` (status codes, result types, the input error), ``validation``, ``angles``
-(wrapping), ``closed_form`` (``forward``, ``elbow_position``, ``solve``), ``limits`` (joint
-limits), ``batch`` (``solve_batch``), ``ccd`` (``solve_ccd``) and ``seek``. Every public name is
-re-exported here.
+``results`` (status codes, result types, the input error), ``validation`` (input checks),
+``angles`` (wrapping), ``forward_kinematics`` (``forward``, ``elbow_position``),
+``closed_form`` (``solve``), ``limits`` (``JointLimits``, whole-turn representatives),
+``limit_box`` (the box of limits as the arm's tip sees it), ``closest_pose`` (how ``solve``
+finishes within limits: whole turns, the elbow flip, the closest pose), ``closest_pose_batch``
+(its batch twin), ``batch`` (``solve_batch``), ``ccd`` (``solve_ccd``) and ``seek``. Every
+public name is re-exported here; the other names of the modules are the package's own.
 
 Conventions
 -----------
@@ -27,7 +30,8 @@ several, the one nearest ``previous`` (nearest 0 without it).
 from two_bone_ik.solver.angles import wrap_angle, wrap_angles
 from two_bone_ik.solver.batch import solve_batch
 from two_bone_ik.solver.ccd import solve_ccd
-from two_bone_ik.solver.closed_form import elbow_position, forward, solve
+from two_bone_ik.solver.closed_form import solve
+from two_bone_ik.solver.forward_kinematics import elbow_position, forward
 from two_bone_ik.solver.limits import JointLimits, LIMIT_TOLERANCE
 from two_bone_ik.solver.results import (
     CcdSolution,

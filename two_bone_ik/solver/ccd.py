@@ -6,9 +6,9 @@ from typing import Tuple
 import numpy as np
 
 from two_bone_ik.solver.angles import wrap_angle
-from two_bone_ik.solver.limits import _into_range
+from two_bone_ik.solver.limits import into_range
 from two_bone_ik.solver.results import CcdSolution, IkInputError
-from two_bone_ik.solver.validation import _check_limits, _check_magnitude
+from two_bone_ik.solver.validation import check_limits, check_magnitude
 
 
 def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
@@ -60,14 +60,14 @@ def solve_ccd(target, lengths, initial, limits=None, tolerance: float = 1e-9,
         raise IkInputError(f'lengths must be non-negative finite values, got {lengths!r}')
     for name, values in (('target', target), ('lengths', lengths)):
         for i, value in enumerate(values.tolist()):
-            _check_magnitude(f'{name}[{i}]', value)
+            check_magnitude(f'{name}[{i}]', value)
     if angles.shape != lengths.shape or not np.isfinite(angles).all():
         raise IkInputError(f'initial must be {lengths.size} finite angles, got {angles!r}')
     if not (math.isfinite(tolerance) and tolerance > 0.0):
         raise IkInputError(f'tolerance must be positive and finite, got {tolerance!r} m')
     if max_iterations < 0:
         raise IkInputError(f'max_iterations must be >= 0, got {max_iterations!r}')
-    bounds = None if limits is None else _check_limits(limits, lengths.size)
+    bounds = None if limits is None else check_limits(limits, lengths.size)
 
     tx, ty = float(target[0]), float(target[1])
     link = lengths.tolist()
@@ -122,7 +122,7 @@ def _clamp_joint(q: float, lo: float, hi: float, ref: float) -> float:
 
     Of several whole-turn representatives, the one nearest ``ref`` (rad).
     """
-    moved = _into_range(q, lo, hi, ref)
+    moved = into_range(q, lo, hi, ref)
     if moved is not None:
         return moved
     above = wrap_angle(q - hi)

@@ -1,12 +1,13 @@
-"""Closed-form forward and inverse kinematics of a planar two-link arm."""
+"""Closed-form inverse kinematics of a planar two-link arm: :func:`solve`."""
 
 import math
 from typing import Optional, Sequence, Tuple
 
 from two_bone_ik.solver.angles import wrap_angle
-from two_bone_ik.solver.limits import _joint_limits, _solve_limited, JointLimits
+from two_bone_ik.solver.closest_pose import solve_within_limits
+from two_bone_ik.solver.forward_kinematics import forward
 from two_bone_ik.solver.results import IkSolution, IkStatus, REACH_TOLERANCE
-from two_bone_ik.solver.validation import _check_elbow, _check_inputs, _check_previous
+from two_bone_ik.solver.validation import check_elbow, check_inputs, check_previous
 
 _REACHED = IkStatus.REACHED
 _OUT_OF_REACH = IkStatus.OUT_OF_REACH
@@ -16,30 +17,6 @@ _tuple_new = tuple.__new__  # builds an IkSolution without the NamedTuple's Pyth
 _atan2 = math.atan2
 _hypot = math.hypot
 _sqrt = math.sqrt
-
-
-def forward(q1: float, q2: float, l1: float, l2: float) -> Tuple[float, float]:
-    """Tip position of the arm.
-
-    Parameters
-    ----------
-    q1, q2 : float
-        Joint angles, radians (q2 relative to link 1).
-    l1, l2 : float
-        Link lengths, metres.
-
-    Returns
-    -------
-    tuple of float
-        Tip position (u, v), metres.
-    """
-    a12 = q1 + q2
-    return (l1 * math.cos(q1) + l2 * math.cos(a12), l1 * math.sin(q1) + l2 * math.sin(a12))
-
-
-def elbow_position(q1: float, l1: float) -> Tuple[float, float]:
-    """Elbow position (u, v) in metres for shoulder angle ``q1`` (rad) and link 1 length ``l1``."""
-    return (l1 * math.cos(q1), l1 * math.sin(q1))
 
 
 def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=None,
@@ -91,34 +68,40 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         If a coordinate or length is NaN, infinite or beyond :data:`MAX_MAGNITUDE` (1e100 m) in
         absolute value, a length is negative, ``elbow`` is unknown, a lower limit is above its
         upper limit, or a finite limit is beyond :data:`MAX_JOINT_LIMIT` (1e5 rad).
+
+    Notes
+    -----
+    With ``s = l1 + l2``, ``d = |l1 - l2|`` and ``rc`` the target's distance clamped into
+    [d, s], the elbow angle comes from the half-angle form of the law of cosines,
+    ``tan(|q2| / 2) = a / b`` with ``a^2 = (s - rc)(s + rc)`` and ``b^2 = (rc - d)(rc + d)``.
+    It stays exact at full stretch (q2 = 0) and full fold (q2 = pi), where the arccos form loses
+    half the digits. ``s - rc`` and ``rc - d`` are summed from the longer link outward, so a
+    tiny link beside a long one keeps its digits. The shoulder angle is the target's direction
+    turned back by the offset ``atan2(sign a b, adjacent)``, ``adjacent = rc^2 + l1^2 - l2^2``
+    (``rc^2 - l2^2`` factored for the same reason), done as one rotation of (x, y): one atan2,
+    no division and no wrapping. With l1 = 0 the offset is 0. Stretched (a = 0) or folded
+    (b = 0) only the sign of ``adjacent`` counts: it is set exactly, as a short link below the
+    rounding of a long one would lose it. With limits,
+    :func:`~two_bone_ik.solver.closest_pose.solve_within_limits` finishes from this solution.
     """
     s = l1 + l2
     r = _sqrt(x * x + y * y)  # exact to rounding unless the squares underflow (or overflow)
     if r < 1e-150:
         r = _hypot(x, y)
-    # Every value finite and within MAX_MAGNITUDE (1e100 m), lengths >= 0. This one test fails
-    # for every bad input (NaN fails every comparison) and for some good ones near the limit,
-    # which _check_inputs then lets through.
+    # Every value finite and within MAX_MAGNITUDE, lengths >= 0: this one test fails for every
+    # bad input (NaN fails every comparison) and for a few good ones that check_inputs passes.
     if not (r + s <= 1e100 and l1 >= 0.0 and l2 >= 0.0):
-        _check_inputs(x, y, l1, l2)
+        check_inputs(x, y, l1, l2)
     if previous is not None:
-        previous = _check_previous(previous)  # (q1, q2) as finite floats
+        previous = check_previous(previous)  # (q1, q2) as finite floats
 
-    # Reach: radius clamped into the workspace annulus [d, s].
-    # Half-angle form of the law of cosines: tan(|q2| / 2) = a / b with
-    # a^2 = (s - rc)(s + rc) and b^2 = (rc - d)(rc + d). It stays exact at full stretch (q2 = 0)
-    # and full fold (q2 = pi), where the arccos form loses half the digits. s - rc and rc - d are
-    # summed from the longer link outward so a tiny link beside a long one keeps its digits.
+    # Reach: the tip's radius rc is r clamped into the annulus [d, s]; tan(|q2| / 2) = a / b
+    # and the shoulder offset is atan2(sign a b, adjacent) (see Notes).
     if l1 < l2:
         short, long = l1, l2
     else:
         short, long = l2, l1
     d = long - short
-    # The shoulder angle is the target's direction turned back by the offset
-    # atan2(sign a b, adjacent), adjacent = rc^2 + l1^2 - l2^2 (rc^2 - l2^2 factored for the same
-    # reason), done as one rotation of (x, y): one atan2, no division, and no wrapping. With
-    # l1 = 0 the offset is 0. Stretched (a = 0) or folded (b = 0) only adjacent's sign counts:
-    # it is set exactly, as a short link below the rounding of a long one would lose it.
     if r > s:
         rc = s
         status = _REACHED if r - s <= REACH_TOLERANCE * s else _OUT_OF_REACH
@@ -147,37 +130,15 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         sign = 1.0
         branch = 'down'
     else:
-        _check_elbow(elbow)
-        sign = None
+        check_elbow(elbow)
+        sign = _nearest_sign(x, y, r, a, b, adjacent, previous)
+        branch = 'up' if sign < 0.0 else 'down'
+    sab = sign * a * b
     if r > 0.0:
-        if sign is None:
-            sign = _nearest_sign(_atan2(y, x), a, b, adjacent, previous)
-            branch = 'up' if sign < 0.0 else 'down'
-        sab = sign * a * b
-        # With limits, q1 only once q2 fits them (the search does not need it).
-        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab) if limits is None else None
-    else:
-        # At the origin the direction is undefined: keep the previous shoulder angle.
+        q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
+    else:  # at the origin the direction is undefined: keep the previous shoulder angle
         q1 = 0.0 if previous is None else wrap_angle(previous[0])
-        if sign is None:
-            sign = _nearest_sign(q1, a, b, adjacent, previous)
-            branch = 'up' if sign < 0.0 else 'down'
-        sab = sign * a * b
     q2 = sign * 2.0 * _atan2(a, b) + 0.0  # + 0.0 turns -0.0 into 0.0
-
-    if limits is not None:
-        if limits.__class__ is not JointLimits:
-            limits = _joint_limits(limits)
-        lo1, hi1, keep1, lo2, hi2, keep2 = limits._fit
-        if keep2 and lo2 <= q2 <= hi2:
-            if q1 is None:
-                q1 = _atan2(y * adjacent - x * sab, x * adjacent + y * sab)
-            if not (keep1 and lo1 <= q1 <= hi1):
-                return _solve_limited(x, y, l1, l2, r, rc, q1, q2, sab, adjacent, sign, status,
-                                      limits, allow_elbow_flip, previous)
-        else:
-            return _solve_limited(x, y, l1, l2, r, rc, q1, q2, sab, adjacent, sign, status,
-                                  limits, allow_elbow_flip, previous)
 
     # The closed-form pose's tip lies on the target's ray at radius rc: the target itself when
     # in reach (exact up to rounding of the angles).
@@ -191,18 +152,25 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
     else:
         tip = forward(q1, q2, l1, l2)
         error = rc
-    return _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error, branch))
+    solution = _tuple_new(IkSolution, (q1, q2, status, status is _REACHED, tip, error, branch))
+    if limits is None:
+        return solution
+    return solve_within_limits(solution, x, y, r, rc, l1, l2, sab, adjacent, limits,
+                               allow_elbow_flip, previous)
 
 
-def _nearest_sign(phi: float, a: float, b: float, adjacent: float,
+def _nearest_sign(x: float, y: float, r: float, a: float, b: float, adjacent: float,
                   previous: Optional[Tuple[float, float]]) -> float:
     """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one).
 
-    ``previous`` is None or the checked (q1, q2), radians.
+    ``x, y`` is the target and ``r`` its distance (m), ``a, b, adjacent`` the closed form's
+    terms, ``previous`` None or the checked (q1, q2), radians. At the origin the target's
+    direction is taken to be the previous shoulder angle.
     """
     if previous is None:
         return -1.0
     p1, p2 = previous
+    phi = math.atan2(y, x) if r > 0.0 else wrap_angle(p1)
     q2_abs = 2.0 * math.atan2(a, b)
     offset = math.atan2(a * b, adjacent)
     cost_up = wrap_angle(phi + offset - p1) ** 2 + wrap_angle(-q2_abs - p2) ** 2

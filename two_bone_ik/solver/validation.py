@@ -29,7 +29,7 @@ def _show(value: float) -> str:
     return short if float(short) == value else repr(float(value))
 
 
-def _check_magnitude(name: str, value: float) -> None:
+def check_magnitude(name: str, value: float) -> None:
     """Raise IkInputError if ``value`` (m, finite) is beyond MAX_MAGNITUDE."""
     if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
         raise IkInputError(f'{name} is too large to solve exactly: {_show(value)} m '
@@ -40,22 +40,22 @@ def _check_length(name: str, length: float) -> None:
     _check_finite(name, length)
     if length < 0.0:
         raise IkInputError(f'{name} must be non-negative, got {float(length)!r} m')
-    _check_magnitude(name, length)
+    check_magnitude(name, length)
 
 
-def _check_inputs(x: float, y: float, l1: float, l2: float) -> None:
+def check_inputs(x: float, y: float, l1: float, l2: float) -> None:
     """Raise IkInputError naming the first bad value among the target and the lengths.
 
     Each coordinate must be finite and within MAX_MAGNITUDE; each length also non-negative.
     """
     for name, value in (('x', x), ('y', y)):
         _check_finite(name, value)
-        _check_magnitude(name, value)
+        check_magnitude(name, value)
     _check_length('l1', l1)
     _check_length('l2', l2)
 
 
-def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
+def check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
     """Return limits as a tuple of ``count`` (lower, upper) float pairs, or raise."""
     try:
         pairs = tuple((float(lo), float(hi)) for lo, hi in limits)
@@ -82,7 +82,7 @@ def _check_limits(limits, count: int = 2) -> Tuple[Tuple[float, float], ...]:
     return pairs
 
 
-def _check_previous(previous) -> Tuple[float, float]:
+def check_previous(previous) -> Tuple[float, float]:
     """Return the previous configuration (q1, q2), radians, as two finite floats, or raise."""
     try:
         p1, p2 = (float(value) for value in previous)
@@ -94,12 +94,13 @@ def _check_previous(previous) -> Tuple[float, float]:
     return p1, p2
 
 
-def _check_elbow(elbow: str) -> None:
+def check_elbow(elbow: str) -> None:
+    """Raise IkInputError unless ``elbow`` is 'up', 'down' or 'nearest'."""
     if elbow not in ('up', 'down', 'nearest'):
         raise IkInputError(f"elbow must be 'up', 'down' or 'nearest', got {elbow!r}")
 
 
-def _check_batch_inputs(xy, l1, l2, previous):
+def check_batch_inputs(xy, l1, l2, previous):
     """Return xy (n, 2), l1, l2 and previous (n, 2) or None as floats, or raise."""
     xy = np.asarray(xy, dtype=float)
     if xy.ndim != 2 or xy.shape[1] != 2:
@@ -111,7 +112,7 @@ def _check_batch_inputs(xy, l1, l2, previous):
     if xy.size and not (xy.min() >= -MAX_MAGNITUDE and xy.max() <= MAX_MAGNITUDE):
         row, col = np.argwhere(~(np.abs(xy) <= MAX_MAGNITUDE))[0]
         _check_finite(f'xy[{row}, {col}]', float(xy[row, col]))
-        _check_magnitude(f'xy[{row}, {col}]', float(xy[row, col]))
+        check_magnitude(f'xy[{row}, {col}]', float(xy[row, col]))
     if previous is not None:
         previous = np.asarray(previous, dtype=float)
         if previous.shape != xy.shape:
