@@ -1,7 +1,7 @@
 """Bring up an SO-101: the IK node on its geometry, and its Feetech servos or a MuJoCo sim of it.
 
-Arguments (``ros2 launch two_bone_ik so101.launch.py --show-args`` lists them; docs/so101.md
-explains the arm):
+Arguments (``ros2 launch two_bone_ik so101.launch.py --show-args`` lists them; docs/launch.md
+explains each, docs/so101.md the arm):
 
 - ``params_file``: parameters YAML with a section per node: ``two_bone_ik`` (the arm, as
   desktop-arm parameters), ``two_bone_ik_servo`` (protocol ``feetech``, the joints) and
@@ -15,23 +15,23 @@ explains the arm):
 - ``sim``: ``true`` starts the MuJoCo sim (``two_bone_ik_sim``) of the arm's description instead
   of the servo driver; the gripper is simulated too.
 - ``rviz``: ``true`` adds robot_state_publisher (fed by the driver's or the sim's
-  ``joint_states``) and rviz2, showing the same description.
+  ``joint_states``) and rviz2, showing the same description (``display.launch.py``).
 - ``rviz_config``: RViz config; default the installed ``rviz/two_bone_ik.rviz``.
-- ``urdf_file``: your own SO-101 URDF instead of the description written from ``params_file``:
-  the IK node, the sim and robot_state_publisher use it (give ``tip_frame`` too).
-- ``robot_description_topic``: the IK node takes the URDF from this topic (a
-  robot_state_publisher's, e.g. ``robot_description``; with ``rviz:=true`` the one started
-  here publishes it).
-- ``tip_frame``: the URDF link whose origin is the tool point in ``urdf_file`` or the topic's
-  URDF, e.g. ``gripper_frame_link`` in the SO-ARM100 project's URDF.
-- ``use_sim_time``: ``true`` gives the IK node, the driver and the sim the time on ``/clock``
-  (the sim publishes none).
+- ``urdf_file``: your own SO-101 URDF (or ``.xacro``, with ``xacro_args``) instead of the
+  description written from ``params_file``: the IK node, the sim and robot_state_publisher use
+  it (give ``tip_frame`` too).
+- ``robot_description_topic``: a robot_state_publisher runs already and publishes the URDF on
+  this topic: the IK node (and RViz) take it from there, none is started here.
+- ``tip_frame``: the link of ``urdf_file`` or of the topic's URDF whose origin is the tool
+  point, e.g. ``gripper_frame_link`` in the SO-ARM100 project's URDF.
+- ``use_sim_time``: ``true`` gives every node the time on ``/clock`` (the sim publishes none).
 
 The description written from ``params_file`` is ``two_bone_ik_urdf``'s (links ``base_link``,
 ``turntable``, ``link1``, ``link2``, ``wrist``, ``hand``, ``tool``, and the gripper's ``jaw``);
 the sim and robot_state_publisher get the same text. When a node of this package exits the
-launch ends; when one cannot start (a missing ``port`` or calibration file: exit code 2), or
-the arguments cannot be used together, ``ros2 launch`` exits with code 1.
+launch ends; when one cannot start (a missing ``port``: exit code 2), or the arguments cannot be
+used (no calibration for the servos, ``urdf_file`` with ``robot_description_topic``, ``sim``
+with a topic but no file), ``ros2 launch`` exits with code 1.
 """
 
 import os
@@ -39,118 +39,92 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from launch.actions import GroupAction
-from launch.actions import IncludeLaunchDescription
 from launch.actions import OpaqueFunction
 from launch.conditions import IfCondition
-from launch.launch_description_sources import PythonLaunchDescriptionSource
-from launch.substitutions import Command
-from launch.substitutions import FileContent
 from launch.substitutions import LaunchConfiguration
-from launch.substitutions import ThisLaunchFileDir
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
-from launch_ros.substitutions import ExecutableInPackage
-from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
-from two_bone_ik.launch_support import LaunchArgumentError, servo_overrides
+from two_bone_ik.launch_support import declare_arguments, description_parameters
+from two_bone_ik.launch_support import end_launch_on_exit, forward_arguments, full_node_name
+from two_bone_ik.launch_support import given_parameters, ik_node_parameters, include_launch_file
+from two_bone_ik.launch_support import servo_overrides, sim_description_parameters
+from two_bone_ik.launch_support import written_description
 
 PACKAGE = 'two_bone_ik'
 
-#: The tool link of the URDF ``two_bone_ik_urdf`` writes (the sim's tip there).
-GENERATED_TIP = 'tool'
-
-
-def _include(file_name, condition=None, **arguments):
-    """Include a launch file of this folder, in a scope of its own, with ``arguments``."""
-    source = PythonLaunchDescriptionSource([ThisLaunchFileDir(), '/', file_name])
-    return GroupAction([IncludeLaunchDescription(source, launch_arguments=arguments.items())],
-                       condition=condition)
-
-
-def _given(**values):
-    """Return the parameters whose value is not None: the overrides actually given."""
-    return {name: value for name, value in values.items() if value is not None}
+#: The tool link of the URDF ``two_bone_ik_urdf`` writes: the sim's tip there.
+WRITTEN_TIP = 'tool'
 
 
 def _default_params():
     return os.path.join(get_package_share_directory(PACKAGE), 'config', 'so101.yaml')
 
 
-def _full_name(namespace, name):
-    return f'/{namespace}/{name}' if namespace else f'/{name}'
+def _sim_node(arguments, ik_node, use_sim_time):
+    """Return the sim of the user's URDF, or of the one written from the IK node's section."""
+    description = sim_description_parameters(
+        arguments['urdf_file'], arguments['xacro_args'], arguments['robot_description_topic'])
+    written = not description
+    return Node(
+        package=PACKAGE,
+        executable='two_bone_ik_sim',
+        name='two_bone_ik_sim',
+        namespace=arguments['namespace'],
+        parameters=[arguments['params_file'], given_parameters(
+            robot_description=description.get('robot_description') or ParameterValue(
+                written_description(arguments['params_file'], ik_node), value_type=str),
+            tip_frame=WRITTEN_TIP if written else arguments['tip_frame'],
+            use_sim_time=use_sim_time)],
+        output='screen',
+        # Without it the IK node commands nothing: end the launch (with an error if it failed).
+        on_exit=end_launch_on_exit('two_bone_ik_sim'),
+    )
 
 
-def _written_description(params_file, ik_node):
-    """Return the URDF ``two_bone_ik_urdf`` writes from the IK node's section, as display does."""
-    # A colcon install puts executables in lib/two_bone_ik, which is not on PATH.
-    return ParameterValue(Command([ExecutableInPackage('two_bone_ik_urdf', PACKAGE),
-                                   ' --params-file ', params_file, ' --node-name ', ik_node]),
-                          value_type=str)
+def _servo_node(arguments, use_sim_time):
+    """Return the servo driver, with the port and calibration file given."""
+    overrides = servo_overrides(
+        arguments['params_file'], full_node_name(arguments['namespace'], 'two_bone_ik_servo'),
+        arguments['port'], arguments['calibration_file'])
+    return Node(
+        package=PACKAGE,
+        executable='two_bone_ik_servo',
+        name='two_bone_ik_servo',
+        namespace=arguments['namespace'],
+        parameters=[arguments['params_file'], given_parameters(
+            port=overrides.get('port'), calibration_file=overrides.get('calibration_file'),
+            use_sim_time=use_sim_time)],
+        output='screen',
+        on_exit=end_launch_on_exit('two_bone_ik_servo'),
+    )
 
 
 def _nodes(context):
     """Return the IK node and, with ``sim:=true``, the sim, else the servo driver."""
-    namespace, params_file, port, calibration_file, urdf_file, topic, tip_frame = (
-        LaunchConfiguration(name).perform(context) for name in (
-            'namespace', 'params_file', 'port', 'calibration_file', 'urdf_file',
-            'robot_description_topic', 'tip_frame'))
-    sim = IfCondition(LaunchConfiguration('sim')).evaluate(context)
+    arguments = {name: LaunchConfiguration(name).perform(context) for name in (
+        'namespace', 'params_file', 'port', 'calibration_file', 'urdf_file', 'xacro_args',
+        'robot_description_topic', 'tip_frame')}
+    arguments['namespace'] = arguments['namespace'].strip('/')
     use_sim_time = IfCondition(LaunchConfiguration('use_sim_time')).evaluate(context)
-    namespace = namespace.strip('/')
-    ik_node = _full_name(namespace, 'two_bone_ik')
-    if urdf_file and topic:
-        raise LaunchArgumentError(
-            f'urdf_file ({urdf_file}) and robot_description_topic ({topic}) are both given: '
-            'the arm comes from one of them')
-    if sim and topic and not urdf_file:
-        raise LaunchArgumentError(
-            f'robot_description_topic ({topic}) is given with sim:=true: the sim builds its arm '
-            'at start from a file (give urdf_file, or neither for the description of '
-            'params_file)')
-    description = (ParameterValue(FileContent(urdf_file), value_type=str) if urdf_file
-                   else None)
-    nodes = [Node(
+    ik_node = full_node_name(arguments['namespace'], 'two_bone_ik')
+    description = description_parameters(
+        arguments['urdf_file'], arguments['xacro_args'], arguments['robot_description_topic'])
+    driven = (_sim_node(arguments, ik_node, use_sim_time)
+              if IfCondition(LaunchConfiguration('sim')).evaluate(context)
+              else _servo_node(arguments, use_sim_time))
+    return [Node(
         package=PACKAGE,
         executable='two_bone_ik_node',
         name='two_bone_ik',
-        namespace=namespace,
-        parameters=[*ik_node_parameters(params_file, _default_params(),
-                                        bool(urdf_file or topic), ik_node), _given(
-            robot_description=description, robot_description_topic=topic or None,
-            tip_frame=tip_frame or None, use_sim_time=use_sim_time)],
+        namespace=arguments['namespace'],
+        parameters=[*ik_node_parameters(arguments['params_file'], _default_params(),
+                                        bool(description), ik_node), given_parameters(
+            robot_description=description.get('robot_description'),
+            robot_description_topic=description.get('robot_description_topic'),
+            tip_frame=arguments['tip_frame'] or None, use_sim_time=use_sim_time)],
         output='screen',
         on_exit=end_launch_on_exit('two_bone_ik_node'),
-    )]
-    if sim:
-        nodes.append(Node(
-            package=PACKAGE,
-            executable='two_bone_ik_sim',
-            name='two_bone_ik_sim',
-            namespace=namespace,
-            parameters=[params_file, _given(
-                robot_description=description or _written_description(params_file, ik_node),
-                tip_frame=tip_frame if urdf_file else GENERATED_TIP,
-                use_sim_time=use_sim_time)],
-            output='screen',
-            # Without it the IK node commands nothing: end the launch (with an error if it
-            # failed).
-            on_exit=end_launch_on_exit('two_bone_ik_sim'),
-        ))
-    else:
-        overrides = servo_overrides(params_file, _full_name(namespace, 'two_bone_ik_servo'),
-                                    port, calibration_file)
-        nodes.append(Node(
-            package=PACKAGE,
-            executable='two_bone_ik_servo',
-            name='two_bone_ik_servo',
-            namespace=namespace,
-            parameters=[params_file, _given(
-                port=overrides.get('port'), calibration_file=overrides.get('calibration_file'),
-                use_sim_time=use_sim_time)],
-            output='screen',
-            on_exit=end_launch_on_exit('two_bone_ik_servo'),
-        ))
-    return nodes
+    ), driven]
 
 
 def generate_launch_description():
@@ -161,9 +135,7 @@ def generate_launch_description():
             description='Parameters YAML with a two_bone_ik section (the SO-101 arm), a '
                         'two_bone_ik_servo section (feetech, the joints) and a two_bone_ik_sim '
                         'section.'),
-        DeclareLaunchArgument(
-            'namespace', default_value='',
-            description='Namespace for the nodes and their topics, e.g. so101.'),
+        *declare_arguments('namespace'),
         DeclareLaunchArgument(
             'port', default_value='',
             description='Serial device of the servo bus, e.g. /dev/ttyACM0; empty keeps the '
@@ -182,25 +154,13 @@ def generate_launch_description():
         DeclareLaunchArgument(
             'rviz_config', default_value=os.path.join(share, 'rviz', 'two_bone_ik.rviz'),
             description='RViz config file (with rviz:=true).'),
-        DeclareLaunchArgument(
-            'urdf_file', default_value='',
-            description='Your own SO-101 URDF instead of the description written from '
-                        'params_file (give tip_frame too).'),
-        DeclareLaunchArgument(
-            'robot_description_topic', default_value='',
-            description='Topic the IK node takes the URDF from (robot_description: the '
-                        'robot_state_publisher of rviz:=true publishes it); empty: none.'),
-        DeclareLaunchArgument(
-            'tip_frame', default_value='',
-            description='The tool point link of urdf_file or of the topic URDF, e.g. '
-                        'gripper_frame_link.'),
-        DeclareLaunchArgument(
-            'use_sim_time', default_value='false', choices=['true', 'false'],
-            description='The IK node, the driver and the sim use the time on /clock.'),
+        *declare_arguments('urdf_file', 'xacro_args', 'robot_description_topic', 'tip_frame',
+                           'use_sim_time'),
         OpaqueFunction(function=_nodes),
-        _include('display.launch.py', condition=IfCondition(LaunchConfiguration('rviz')),
-                 params_file=LaunchConfiguration('params_file'),
-                 urdf_file=LaunchConfiguration('urdf_file'),
-                 namespace=LaunchConfiguration('namespace'), joint_states='joint_states',
-                 rviz='true', rviz_config=LaunchConfiguration('rviz_config')),
+        include_launch_file(
+            'display.launch.py', condition=IfCondition(LaunchConfiguration('rviz')),
+            **forward_arguments('params_file', 'urdf_file', 'xacro_args',
+                                'robot_description_topic', 'namespace', 'rviz_config',
+                                'use_sim_time'),
+            joint_states='joint_states', base_frame='', rviz='true'),
     ])
