@@ -298,6 +298,24 @@ def rrbot_loop(request, tmp_path_factory):
         assert process.returncode == 0, process.output()
 
 
+def wait_until_settled(probe, tips, goal, timeout=60.0):
+    """Return the tip_pose message with which the measured tip settled within 1 mm of ``goal``.
+
+    Settled: SETTLED_SAMPLES consecutive tip_pose messages, from now on, within TOLERANCE.
+    """
+    first = len(tips)
+
+    def settled():
+        run = 0
+        for msg in tips.messages[first:]:
+            p = msg.pose.position
+            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
+            if run >= SETTLED_SAMPLES:
+                return msg
+        return None
+    return probe.spin_until(settled, timeout, f'the tip at {goal}')
+
+
 def _rrbot_target(x, y, z):
     msg = PoseStamped()
     msg.header.frame_id = 'base_link'
@@ -322,17 +340,7 @@ def test_urdf_arm_tip_settles_on_the_target(rrbot_loop, readings):
     status = probe.publish_until(targets, _rrbot_target(*goal), answered, 30.0,
                                  'the IK node to answer the target')
     assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
-    first = len(tips)
-
-    def settled():
-        run = 0
-        for msg in tips.messages[first:]:
-            p = msg.pose.position
-            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
-            if run >= SETTLED_SAMPLES:
-                return msg
-        return None
-    tip = probe.spin_until(settled, 30.0, f'the tip at {goal}')
+    tip = wait_until_settled(probe, tips, goal)
     state = states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
     p = tip.pose.position
     np.testing.assert_allclose(
@@ -395,15 +403,5 @@ def test_desktop_arm_tool_point_settles_on_the_target(desktop_loop, readings):
         lambda: statuses.messages[start] if len(statuses) > start else None,
         30.0, 'the IK node to answer the target')
     assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
-    first = len(tips)
-
-    def settled():
-        run = 0
-        for msg in tips.messages[first:]:
-            p = msg.pose.position
-            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
-            if run >= SETTLED_SAMPLES:
-                return msg
-        return None
-    probe.spin_until(settled, 60.0, f'the tool point at {goal}')
+    wait_until_settled(probe, tips, goal)
     assert all(process.returncode is None for process in processes)
