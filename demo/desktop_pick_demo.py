@@ -41,8 +41,8 @@ sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process
 from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
-from ros_harness import isolate_ros_domain, NodeProcess, RosProbe  # noqa: E402,I100
-from ros_harness import stop_processes, WaitTimeout, write_params  # noqa: E402
+from ros_harness import drive_nodes, ik_and_sim, isolate_ros_domain  # noqa: E402,I100
+from ros_harness import RosProbe, write_params  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from two_bone_ik.arm.urdf_import import chain_from_urdf  # noqa: E402
@@ -206,6 +206,17 @@ def _pick(driver: PickDriver, target) -> Pick:
     return Pick(tuple(target), hover, touch, lift)
 
 
+def _pick_all(driver: PickDriver, targets):
+    """Pick every target; return the picks and the measured tool path ``(time, point)``."""
+    x, y, z = targets[0]
+    driver.connect((x, y, z + HOVER))
+    first = len(driver.tips)  # the path recorded from above the first target on
+    t0 = time.monotonic()
+    picks = [_pick(driver, target) for target in targets]
+    recorded = zip(driver.tips.times[first:], driver.tips.messages[first:])
+    return picks, [(t - t0, _point(msg)) for t, msg in recorded]
+
+
 def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoResult:
     """Start both nodes, pick every target, stop them; return what happened."""
     urdf = URDF.read_text()
@@ -217,39 +228,18 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
         'max_joint_acceleration': ACCELERATION, 'max_joint_jerk': JERK, 'command_rate': 100.0})
     print(f'ROS_DOMAIN_ID={domain_id}, localhost only; starting the IK node and the sim',
           flush=True)
-    processes = {
-        'IK node': NodeProcess(
-            'two_bone_ik', params_file=params, domain_id=domain_id, log_dir=log_dir,
-            ros_args=['-r', f'__ns:={NAMESPACE}', '-r', 'joint_commands:=streamed_commands'],
-            name='ik_node').start(),
+    processes = ik_and_sim(
+        params, domain_id, log_dir, NAMESPACE,
+        ik_ros_args=['-r', 'joint_commands:=streamed_commands'],
         # Servos stiffer than the sim's default 3 Hz loops, so the tool follows the stream
         # down to the table closely; and little viscous damping: the default 0.01 N m s/rad
         # would slow the roll's loop (its gains scale with the light hand's inertia) to seconds.
-        'sim': NodeProcess(
-            'two_bone_ik.nodes.sim_node', domain_id=domain_id, log_dir=log_dir, name='sim',
-            ros_args=['-r', f'__ns:={NAMESPACE}', '-p', f'arm_params_file:={params}',
-                      '-p', f'position_controller:={CONTROLLER}',
-                      '-p', 'natural_frequency:=6.0', '-p', 'joint_damping:=0.0001']).start(),
-    }
-    failures, picks, tips = [], [], []
-    probe = None
-    try:
-        probe = RosProbe(domain_id, 'desktop_pick_demo')
-        driver = PickDriver(probe, chain, processes)
-        x, y, z = targets[0]
-        driver.connect((x, y, z + HOVER))
-        first = len(driver.tips)  # the path recorded from above the first target on
-        t0 = time.monotonic()
-        for target in targets:
-            picks.append(_pick(driver, target))
-        recorded = zip(driver.tips.times[first:], driver.tips.messages[first:])
-        tips = [(t - t0, _point(msg)) for t, msg in recorded]
-    except WaitTimeout as error:
-        failures.append(str(error))
-    finally:
-        if probe is not None:
-            probe.close()
-        failures += stop_processes(processes)
+        sim_ros_args=['-p', f'position_controller:={CONTROLLER}',
+                      '-p', 'natural_frequency:=6.0', '-p', 'joint_damping:=0.0001'])
+    recorded, failures = drive_nodes(
+        processes, domain_id, lambda probe: _pick_all(PickDriver(probe, chain, processes),
+                                                      targets), 'desktop_pick_demo')
+    picks, tips = recorded if recorded is not None else ([], [])
     for pick in picks:
         if pick.touch.error > TOUCH_TOLERANCE:
             failures.append(f'target {pick.target}: touched {pick.touch.error * 1000:.2f} mm '
