@@ -33,7 +33,7 @@ ROS_PKGS_kilted := ros-rclpy ros-std-msgs ros-geometry-msgs ros-sensor-msgs \
 LINT_PKGS := flake8 flake8-blind-except flake8-builtins flake8-class-newline \
 	flake8-comprehensions flake8-deprecated flake8-docstrings flake8-import-order flake8-quotes
 # Everything else: run, test, demo, the servo driver and the colcon (ROS distro) path.
-PY_PKGS := numpy pyyaml ruckig urdfdom-py pytest hypothesis mujoco matplotlib pyserial \
+PY_PKGS := numpy pyyaml ruckig urdfdom-py xacro pytest hypothesis mujoco matplotlib pyserial \
 	dynamixel-sdk \
 	colcon-common-extensions colcon-ros wheel $(LINT_PKGS)
 DEPS := $(ROS_PKGS_$(ROS_DISTRO)) $(PY_PKGS)

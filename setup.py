@@ -20,14 +20,18 @@ setup(
         (os.path.join(share_dir, 'config'), sorted(glob('config/*.yaml'))),
         (os.path.join(share_dir, 'rviz'), sorted(glob('rviz/*.rviz'))),
     ],
-    # What each executable needs beyond rclpy and the message packages (which come from a ROS
-    # distro or the ros-* wheels), for `pip install .[ik]`, `.[sim]`, `.[servo]`; from a ROS
-    # distro, rosdep installs the same through package.xml (except the Python ruckig: pip).
+    # What each executable (and the launch files) needs beyond rclpy and the message packages
+    # (which come from a ROS distro or the ros-* wheels), for `pip install .[ik]`, `.[sim]`,
+    # `.[servo]`, `.[launch]`; from a ROS distro, rosdep installs the same through package.xml
+    # (except the Python ruckig: pip).
     install_requires=['setuptools'],
     extras_require={
         'ik': ['numpy', 'pyyaml', 'ruckig', 'urdfdom-py'],  # two_bone_ik_node (URDF arms)
         'sim': ['numpy', 'pyyaml', 'urdfdom-py', 'mujoco'],  # two_bone_ik_sim
         'servo': ['numpy', 'pyyaml', 'pyserial', 'dynamixel-sdk'],  # two_bone_ik_servo
+        # What the launch files import (launch and launch_ros come from a ROS distro): the
+        # params-file reader, and xacro for a urdf_file:=<...>.xacro.
+        'launch': ['pyyaml', 'xacro'],
         'demo': ['matplotlib'],  # make demo's pictures
     },
     zip_safe=True,

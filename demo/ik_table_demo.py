@@ -2,13 +2,14 @@
 """Demo: drive a real two_bone_ik node over DDS and print target -> joint angles -> status.
 
 Starts ``python -m two_bone_ik`` with the default arm (``config/two_bone_ik.yaml``: 0.30 m +
-0.25 m links in the xy plane of ``base_link``) as a subprocess, on this machine only
-(``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and in a ROS domain of its own. Then it sends a
-built-in sequence of targets: reachable ones in all four quadrants, one beyond reach, one inside
-the inner hole, one off the arm plane, one in a wrong frame, one with NaN, and it switches the
-elbow through the node's parameter service (once accepted, once rejected). After each target it
-waits for the node's answer (``ik_status``, ``reachable`` and, unless rejected, the
-``joint_commands``), then prints one table row. The tip column is the forward kinematics of the
+0.25 m links in the xy plane of ``base_link``, each joint turning +-2.8 rad) as a subprocess, on
+this machine only (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``) and in a ROS domain of its own.
+Then it sends a built-in sequence of targets: reachable ones in all four quadrants, one the
+requested elbow cannot reach within the limits (the other elbow does), one beyond reach, one
+closer than the elbow can fold, one off the arm plane, one in a wrong frame, one with NaN, and it
+switches the elbow through the node's parameter service (once accepted, once rejected). After
+each target it waits for the node's answer (``ik_status``, ``reachable`` and, unless rejected,
+the ``joint_commands``), then prints one table row. The tip column is the forward kinematics of the
 published angles.
 
 Exits 0 when every step got its answer with the expected status, 1 otherwise; the node is always
@@ -42,19 +43,20 @@ NAN = float('nan')
 # ('set', parameter name, value, True if the node should accept it).
 STEPS = (
     ('reachable, quadrant I', 'base_link', (0.40, 0.20, 0.0), 'REACHED'),
-    ('reachable, quadrant II', 'base_link', (-0.30, 0.25, 0.0), 'REACHED'),
+    ('reachable, quadrant II', 'base_link', (-0.25, 0.35, 0.0), 'REACHED'),
+    ('elbow up breaks a limit', 'base_link', (-0.30, 0.25, 0.0), 'ELBOW_FLIPPED'),
     ('reachable, quadrant III', 'base_link', (-0.25, -0.30, 0.0), 'REACHED'),
     ('reachable, quadrant IV', 'base_link', (0.35, -0.25, 0.0), 'REACHED'),
     ('empty frame_id = base_frame', '', (0.0, 0.45, 0.0), 'REACHED'),
     ('full stretch', 'base_link', (0.55, 0.0, 0.0), 'REACHED'),
     ('beyond reach', 'base_link', (0.70, 0.10, 0.0), 'OUT_OF_REACH'),
-    ('inside the inner hole', 'base_link', (0.02, 0.01, 0.0), 'INSIDE_INNER'),
+    ('closer than it folds', 'base_link', (0.02, 0.01, 0.0), 'JOINT_LIMITED'),
     ('off the xy plane', 'base_link', (0.30, 0.20, 0.05), 'OFF_PLANE'),
     ('wrong frame', 'world', (0.30, 0.20, 0.0), 'WRONG_FRAME'),
     ('NaN coordinate', 'base_link', (NAN, 0.20, 0.0), 'INVALID_TARGET'),
     ('set', 'elbow', 'down', True),
     ('reachable, elbow down', 'base_link', (0.40, 0.20, 0.0), 'REACHED'),
-    ('reachable, elbow down', 'base_link', (-0.25, -0.30, 0.0), 'REACHED'),
+    ('reachable, elbow down', 'base_link', (-0.20, -0.35, 0.0), 'REACHED'),
     ('set', 'elbow', 'sideways', False),
     ('still elbow down', 'base_link', (0.35, -0.25, 0.0), 'REACHED'),
     ('set', 'elbow', 'up', True),

@@ -1,6 +1,7 @@
 """Launch a real servo arm: the IK node and the serial servo driver, from one params file.
 
-Arguments (``ros2 launch two_bone_ik servo_arm.launch.py --show-args`` lists them):
+Arguments (``ros2 launch two_bone_ik servo_arm.launch.py --show-args`` lists them; docs/launch.md
+explains each):
 
 - ``params_file``: parameters YAML with a section per node, ``two_bone_ik`` (the arm) and
   ``two_bone_ik_servo`` (protocol, port, calibration); its joint names must agree. Default the
@@ -10,6 +11,11 @@ Arguments (``ros2 launch two_bone_ik servo_arm.launch.py --show-args`` lists the
 - ``port``: serial device of the servo controller, e.g. ``/dev/ttyACM1``; empty keeps the params
   file's ``port``.
 - ``elbow``: ``up``, ``down`` or ``nearest`` overrides the params file's ``elbow``.
+- ``robot_description_topic``: the topic a running robot_state_publisher publishes the arm's
+  URDF on: the IK node takes the arm from it (its joint names must be the driver's ``joints``);
+  no robot_state_publisher is started here.
+- ``base_frame``, ``tip_frame``: override the params file's (the chain of a URDF arm).
+- ``use_sim_time``: ``true`` gives both nodes the time on ``/clock``.
 
 The IK node publishes ``joint_commands``, which the driver sends to the servos; the driver's
 ``joint_states`` (what the servos report) is where the IK node's planned motions start from.
@@ -22,28 +28,13 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from launch.actions import GroupAction
-from launch.actions import IncludeLaunchDescription
 from launch.actions import OpaqueFunction
-from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration
-from launch.substitutions import ThisLaunchFileDir
 from launch_ros.actions import Node
-from two_bone_ik.launch_support import end_launch_on_exit
+from two_bone_ik.launch_support import declare_arguments, end_launch_on_exit
+from two_bone_ik.launch_support import forward_arguments, given_parameters, include_launch_file
 
 PACKAGE = 'two_bone_ik'
-
-
-def _include(file_name, condition=None, **arguments):
-    """Include a launch file of this folder, in a scope of its own, with ``arguments``."""
-    source = PythonLaunchDescriptionSource([ThisLaunchFileDir(), '/', file_name])
-    return GroupAction([IncludeLaunchDescription(source, launch_arguments=arguments.items())],
-                       condition=condition)
-
-
-def _given(**values):
-    """Return the parameters whose value is not None: the overrides actually given."""
-    return {name: value for name, value in values.items() if value is not None}
 
 
 def _servo_node(context):
@@ -53,7 +44,9 @@ def _servo_node(context):
         executable='two_bone_ik_servo',
         name='two_bone_ik_servo',
         namespace=LaunchConfiguration('namespace'),
-        parameters=[LaunchConfiguration('params_file'), _given(port=port or None)],
+        parameters=[LaunchConfiguration('params_file'), given_parameters(
+            port=port or None,
+            use_sim_time=LaunchConfiguration('use_sim_time').perform(context) == 'true')],
         output='screen',
         # Without it the IK node commands nothing: end the launch (with an error if it failed).
         on_exit=end_launch_on_exit('two_bone_ik_servo'),
@@ -68,18 +61,18 @@ def generate_launch_description():
             'params_file', default_value=default_params,
             description='Parameters YAML with a two_bone_ik section (the arm) and a '
                         'two_bone_ik_servo section (protocol, port, servo calibration).'),
-        DeclareLaunchArgument(
-            'namespace', default_value='',
-            description='Namespace for the nodes and their topics, e.g. left_arm.'),
+        *declare_arguments('namespace'),
         DeclareLaunchArgument(
             'port', default_value='',
             description='Serial device of the servo controller, e.g. /dev/ttyACM1; empty keeps '
                         'the params file value.'),
-        DeclareLaunchArgument(
-            'elbow', default_value='', choices=['', 'up', 'down', 'nearest'],
-            description='Elbow branch (up, down or nearest); empty keeps the params file value.'),
-        _include('two_bone_ik.launch.py', params_file=LaunchConfiguration('params_file'),
-                 namespace=LaunchConfiguration('namespace'),
-                 elbow=LaunchConfiguration('elbow'), urdf_file='', output='joint_commands'),
+        *declare_arguments('elbow', 'robot_description_topic', 'base_frame', 'tip_frame',
+                           'use_sim_time'),
+        include_launch_file(
+            'two_bone_ik.launch.py',
+            **forward_arguments('params_file', 'namespace', 'elbow', 'robot_description_topic',
+                                'base_frame', 'tip_frame', 'use_sim_time'),
+            urdf_file='', xacro_args='', output='joint_commands', position_controller='',
+            trajectory_controller=''),
         OpaqueFunction(function=_servo_node),
     ])

@@ -182,7 +182,8 @@ def test_params_files_found_only_inside_ros_args():
 
 def test_shipped_config_files_load():
     default = load_arm_config(CONFIG_DIR / 'two_bone_ik.yaml')
-    assert default == ArmConfig()
+    # The parameters' defaults, with the limits of a real arm's revolute joints (+-2.8 rad).
+    assert default == ArmConfig(joint_lower_limits=(-2.8, -2.8), joint_upper_limits=(2.8, 2.8))
     servo = load_arm_config(CONFIG_DIR / 'servo_arm.yaml')
     assert servo.plane == 'xz'
     assert servo.limited

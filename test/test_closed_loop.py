@@ -6,6 +6,7 @@ target, within 1 mm of the closest workspace point for an unreachable one, and a
 switch through the parameter service the measured elbow must be on the requested side.
 """
 
+import dataclasses
 import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -27,8 +28,11 @@ from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
 from urdf_arms import chain_tip, DESKTOP_5, DESKTOP_PARAMETERS, RAISED_UP
 
-PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
-CONFIG = load_arm_config(PARAMS)  # 0.30 + 0.25 m in the xy plane, no limits
+SHIPPED = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
+#: The shipped default arm (0.30 + 0.25 m in the xy plane) with its joints freed, so the loop
+#: closes over the whole workspace, the inner hole included.
+CONFIG = dataclasses.replace(load_arm_config(SHIPPED), joint_lower_limits=(-math.inf, -math.inf),
+                             joint_upper_limits=(math.inf, math.inf))
 L1, L2 = CONFIG.link_lengths
 INNER, OUTER = abs(L1 - L2), L1 + L2
 
@@ -153,9 +157,10 @@ class Loop:
 def loop(tmp_path_factory):
     domain = isolate_ros_domain()
     log_dir = tmp_path_factory.mktemp('closed_loop')
-    sim_args = ['-p', f'arm_params_file:={PARAMS}', '-p', 'real_time_factor:=2.0',
+    params = write_params(log_dir / 'default_unlimited.yaml', CONFIG.as_parameters())
+    sim_args = ['-p', f'arm_params_file:={params}', '-p', 'real_time_factor:=2.0',
                 '-p', 'publish_rate:=50.0']
-    with NodeProcess('two_bone_ik', params_file=PARAMS, domain_id=domain, log_dir=log_dir,
+    with NodeProcess('two_bone_ik', params_file=params, domain_id=domain, log_dir=log_dir,
                      name='ik') as ik, \
             NodeProcess('two_bone_ik.nodes.sim_node', ros_args=sim_args, domain_id=domain,
                         log_dir=log_dir, name='sim') as sim, \

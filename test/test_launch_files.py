@@ -14,6 +14,7 @@ the real launch system (see the README).
 
 import ast
 from pathlib import Path
+import shlex
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -21,6 +22,7 @@ import pytest
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.params_file import parameters_for_node, read_params_file
 from two_bone_ik.arm.urdf_import import arm_geometry
+from two_bone_ik.launch_support import OUTPUTS, SHARED_ARGUMENTS
 from two_bone_ik.nodes import ik_node, servo_node, sim_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import servo_joint_parameters, SERVO_PARAMETERS
@@ -33,19 +35,29 @@ LAUNCH = REPO / 'launch'
 CONFIG = REPO / 'config'
 PACKAGE = 'two_bone_ik'
 
-#: Every launch file and its arguments, as the README documents them.
+#: Every launch file and its arguments, as docs/launch.md documents them.
 ARGUMENTS = {
-    'two_bone_ik.launch.py': ('params_file', 'namespace', 'elbow', 'urdf_file', 'output'),
-    'two_bone_ik.launch.xml': ('params_file', 'namespace', 'elbow'),
-    'sim.launch.py': ('params_file', 'urdf_file', 'namespace', 'elbow', 'output', 'rviz',
-                      'rviz_config'),
-    'view_arm.launch.py': ('params_file', 'urdf_file', 'namespace', 'elbow', 'rviz',
-                           'rviz_config'),
-    'display.launch.py': ('params_file', 'urdf_file', 'namespace', 'joint_states', 'rviz',
-                          'rviz_config'),
-    'servo_arm.launch.py': ('params_file', 'namespace', 'port', 'elbow'),
-    'two_arms.launch.py': ('params_file', 'sim'),
-    'two_arms.launch.xml': ('params_file', 'sim'),
+    'two_bone_ik.launch.py': ('params_file', 'namespace', 'elbow', 'urdf_file', 'xacro_args',
+                              'robot_description_topic', 'base_frame', 'tip_frame', 'output',
+                              'position_controller', 'trajectory_controller', 'use_sim_time'),
+    'two_bone_ik.launch.xml': ('params_file', 'namespace', 'elbow', 'urdf_file', 'xacro_args',
+                               'robot_description_topic', 'base_frame', 'tip_frame', 'output',
+                               'position_controller', 'trajectory_controller', 'use_sim_time'),
+    'sim.launch.py': ('params_file', 'urdf_file', 'xacro_args', 'robot_description_topic',
+                      'namespace', 'elbow', 'base_frame', 'tip_frame', 'output',
+                      'position_controller', 'trajectory_controller', 'rviz', 'rviz_config',
+                      'use_sim_time'),
+    'view_arm.launch.py': ('params_file', 'urdf_file', 'xacro_args', 'robot_description_topic',
+                           'namespace', 'elbow', 'base_frame', 'tip_frame', 'rviz',
+                           'rviz_config', 'use_sim_time'),
+    'display.launch.py': ('params_file', 'urdf_file', 'xacro_args', 'robot_description_topic',
+                          'namespace', 'joint_states', 'base_frame', 'rviz', 'rviz_config',
+                          'use_sim_time'),
+    'servo_arm.launch.py': ('params_file', 'namespace', 'port', 'elbow',
+                            'robot_description_topic', 'base_frame', 'tip_frame',
+                            'use_sim_time'),
+    'two_arms.launch.py': ('params_file', 'sim', 'robot_description_topic', 'use_sim_time'),
+    'two_arms.launch.xml': ('params_file', 'sim', 'robot_description_topic', 'use_sim_time'),
 }
 PYTHON_FILES = sorted(name for name in ARGUMENTS if name.endswith('.py'))
 XML_FILES = sorted(name for name in ARGUMENTS if name.endswith('.xml'))
@@ -90,6 +102,8 @@ def _schema(executable):
 
 def _known_parameter(executable, name):
     """Whether ``executable`` declares ``name`` (``servos.<joint>.x`` for any joint)."""
+    if name == 'use_sim_time':  # every ROS node declares it (rclpy and rclcpp alike)
+        return True
     parts = name.split('.')
     if executable == 'two_bone_ik_servo' and parts[0] == 'servos' and len(parts) > 2:
         name = '.'.join(['servos', '*', *parts[2:]])
@@ -124,29 +138,125 @@ def _module_constants(tree):
             and isinstance(node.value, ast.Constant)}
 
 
-def declared_arguments(tree):
-    """Return ``{name: (default or None, description, choices or None)}`` in declaration order."""
-    declared = {}
+def _module_tuples(tree):
+    """Return the module-level tuples of literals, e.g. ``ARMS``, by name."""
+    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Tuple)}
+
+
+def _choices(node):
+    """Return the ``choices=`` list: literals, and ``*OUTPUTS`` (launch_support's table)."""
+    if node is None:
+        return None
+    choices = []
+    for element in node.elts:
+        if isinstance(element, ast.Starred):
+            choices += list({'OUTPUTS': OUTPUTS}[element.value.id])
+        else:
+            choices.append(ast.literal_eval(element))
+    return choices
+
+
+def _declarations(tree):
+    """Return ``[(name, (default or None, description, choices or None))]`` in source order.
+
+    ``DeclareLaunchArgument`` calls, and ``declare_arguments('a', ...)`` calls, whose arguments
+    are launch_support's SHARED_ARGUMENTS.
+    """
+    found = []
     for call in _calls(tree, 'DeclareLaunchArgument'):
         choices = _keyword(call, 'choices')
         default = _keyword(call, 'default_value')
-        declared[_constant(call.args[0])] = (
+        found.append(((call.lineno, call.col_offset), _constant(call.args[0]), (
             _constant(default) if default is not None else None,
             _constant(_keyword(call, 'description')) or '',
-            ast.literal_eval(choices) if isinstance(choices, ast.List)
-            and all(isinstance(e, ast.Constant) for e in choices.elts) else choices)
-    return declared
+            _choices(choices))))
+    for call in _calls(tree, 'declare_arguments'):
+        for node in call.args:
+            shared = SHARED_ARGUMENTS[_constant(node)]
+            found.append(((node.lineno, node.col_offset), _constant(node), (
+                shared.default, shared.description,
+                list(shared.choices) if shared.choices else None)))
+    return [(name, value) for _, name, value in sorted(found)]
+
+
+def declared_arguments(tree):
+    """Return ``{name: (default or None, description, choices or None)}`` in declaration order."""
+    return dict(_declarations(tree))
+
+
+#: What included_arguments says of an argument the including file forwards.
+FORWARDED = '$(forwarded)'
+
+#: The launch files that start the IK node, directly or by including one that does.
+IK_NODE_FILES = ('two_bone_ik.launch.py', 'sim.launch.py')
+
+
+def included_arguments(call, tree):
+    """Return ``{argument: value}`` an ``include_launch_file`` call gives the included file.
+
+    The value is ``FORWARDED`` for the including file's own argument of that name
+    (``**forward_arguments('a', ...)``), the constant given, or None for another expression.
+    """
+    given = {}
+    for keyword in call.keywords:
+        if keyword.arg == 'condition':
+            continue
+        if keyword.arg is not None:
+            given[keyword.arg] = _constant(keyword.value)
+        elif _name(keyword.value.func) == 'forward_arguments':
+            given.update((_constant(node), FORWARDED) for node in keyword.value.args)
+        elif _name(keyword.value.func) == 'fromkeys':  # **dict.fromkeys(NAMES, value)
+            names, value = keyword.value.args
+            names = (_module_tuples(tree)[names.id] if isinstance(names, ast.Name)
+                     else ast.literal_eval(names))
+            given.update((name, _constant(value)) for name in names)
+        else:
+            raise AssertionError(f'cannot read **{ast.unparse(keyword.value)}')
+    return given
 
 
 def _parameter_names(expression):
-    """Return the parameter names in a Node's ``parameters=``: dict keys and _given keywords."""
+    """Return the parameter names in a Node's ``parameters=``: dict keys, given_parameters'."""
     found = []
     for node in ast.walk(expression):
         if isinstance(node, ast.Dict):
             found += [_constant(key) for key in node.keys if key is not None]
-        elif isinstance(node, ast.Call) and _name(node.func) == '_given':
+        elif isinstance(node, ast.Call) and _name(node.func) == 'given_parameters':
             found += [k.arg for k in node.keywords]
     return found
+
+
+def _node_problems(call, file_name, constants):
+    """Return what is wrong with one ``Node(...)`` of a Python launch file."""
+    package, executable = (_constant(_keyword(call, k), constants)
+                           for k in ('package', 'executable'))
+    problems = []
+    if package == PACKAGE:
+        if executable not in CONSOLE_SCRIPTS:
+            problems.append(f'{file_name}: {executable!r} is not a console script')
+        elif _constant(_keyword(call, 'name')) != NODE_NAMES.get(executable):
+            problems.append(f'{file_name}: {executable} is not named '
+                            f'{NODE_NAMES.get(executable)!r}')
+    elif (package, executable) not in EXTERNAL:
+        problems.append(f'{file_name}: unknown executable {package}/{executable}')
+    parameters = _keyword(call, 'parameters')
+    names = _parameter_names(parameters) if parameters is not None else []
+    for name in names:
+        if not _known_parameter(executable, name):
+            problems.append(f'{file_name}: {executable} has no parameter {name!r}')
+    if 'use_sim_time' not in names:
+        problems.append(f'{file_name}: {executable} is not given use_sim_time')
+    if executable == 'two_bone_ik_node' and 'robot_description_topic' not in names:
+        problems.append(f'{file_name}: two_bone_ik_node is not given robot_description_topic')
+    on_exit = _keyword(call, 'on_exit')
+    if package == PACKAGE and executable in CONSOLE_SCRIPTS and not (
+            isinstance(on_exit, ast.Call) and _name(on_exit.func) == 'end_launch_on_exit'
+            and _constant(on_exit.args[0], constants) == executable):
+        problems.append(f'{file_name}: {executable} does not end the launch when it exits '
+                        f'(on_exit=end_launch_on_exit({executable!r}))')
+    return problems
 
 
 def python_problems(source, file_name, declared_by_file):
@@ -156,28 +266,15 @@ def python_problems(source, file_name, declared_by_file):
     """
     tree = ast.parse(source, file_name)
     constants = _module_constants(tree)
-    problems = []
+    declared = [name for name, _ in _declarations(tree)]
+    problems = [f'{file_name}: declares {name} twice' for name in sorted(set(declared))
+                if declared.count(name) > 1]
+    if 'use_sim_time' not in declared:
+        problems.append(f'{file_name}: does not declare use_sim_time')
+    starts_ik_node = False
     for call in _calls(tree, 'Node'):
-        package, executable = (_constant(_keyword(call, k), constants)
-                               for k in ('package', 'executable'))
-        if package == PACKAGE:
-            if executable not in CONSOLE_SCRIPTS:
-                problems.append(f'{file_name}: {executable!r} is not a console script')
-            elif _constant(_keyword(call, 'name')) != NODE_NAMES.get(executable):
-                problems.append(f'{file_name}: {executable} is not named '
-                                f'{NODE_NAMES.get(executable)!r}')
-        elif (package, executable) not in EXTERNAL:
-            problems.append(f'{file_name}: unknown executable {package}/{executable}')
-        parameters = _keyword(call, 'parameters')
-        for name in _parameter_names(parameters) if parameters is not None else ():
-            if not _known_parameter(executable, name):
-                problems.append(f'{file_name}: {executable} has no parameter {name!r}')
-        on_exit = _keyword(call, 'on_exit')
-        if package == PACKAGE and executable in CONSOLE_SCRIPTS and not (
-                isinstance(on_exit, ast.Call) and _name(on_exit.func) == 'end_launch_on_exit'
-                and _constant(on_exit.args[0], constants) == executable):
-            problems.append(f'{file_name}: {executable} does not end the launch when it exits '
-                            f'(on_exit=end_launch_on_exit({executable!r}))')
+        problems += _node_problems(call, file_name, constants)
+        starts_ik_node |= _constant(_keyword(call, 'executable')) == 'two_bone_ik_node'
     for call in _calls(tree, 'ExecutableInPackage'):
         executable, package = (_constant(a, constants) for a in call.args)
         if package != PACKAGE or executable not in CONSOLE_SCRIPTS:
@@ -187,13 +284,17 @@ def python_problems(source, file_name, declared_by_file):
         if not (isinstance(first, ast.Call) and _name(first.func) == 'ExecutableInPackage'):
             problems.append(f'{file_name}: a Command runs a program looked up on PATH (a colcon '
                             'install puts ours in lib/two_bone_ik): use ExecutableInPackage')
-    for call in _calls(tree, '_include'):
+    for call in _calls(tree, 'include_launch_file'):
         included = _constant(call.args[0])
         if included not in declared_by_file:
             problems.append(f'{file_name}: includes {included!r}, which does not exist')
             continue
-        given = [keyword.arg for keyword in call.keywords if keyword.arg != 'condition']
+        given = included_arguments(call, tree)
         problems += _include_problems(file_name, included, given, declared_by_file[included])
+        starts_ik_node |= included in IK_NODE_FILES
+    if starts_ik_node and 'robot_description_topic' not in declared:
+        problems.append(f'{file_name}: starts the IK node but does not declare '
+                        'robot_description_topic')
     for node in ast.walk(tree):
         value = _constant(node)
         if isinstance(value, str) and value.endswith(('.yaml', '.rviz')):
@@ -204,13 +305,25 @@ def python_problems(source, file_name, declared_by_file):
 
 
 def _include_problems(file_name, included, given, declared):
-    """Arguments passed that ``included`` does not declare, and declared ones not passed."""
+    """Arguments passed that ``included`` does not declare, and declared ones not passed.
+
+    ``given`` maps the arguments passed to their value (``FORWARDED``: the including file's
+    own). ``use_sim_time`` must be forwarded, so the including file's choice reaches every
+    node, and so must ``robot_description_topic`` to a file that starts the IK node (sim.launch.py
+    gives display.launch.py none: the robot_state_publisher it starts is the simulated arm's).
+    """
     problems = [f'{file_name}: passes {name!r} to {included}, which does not declare it'
                 for name in given if name not in declared]
     missing = [name for name in declared if name not in given]
     if missing:
         problems.append(f"{file_name}: includes {included} without giving {', '.join(missing)} "
                         '(given on the command line, they would reach it unseen by --show-args)')
+    forwarded = ('use_sim_time', 'robot_description_topic') if included in IK_NODE_FILES else (
+        'use_sim_time',)
+    for name in forwarded:
+        if name in declared and name in given and given[name] != FORWARDED:
+            problems.append(f'{file_name}: gives {included} a {name} of its own instead of '
+                            'forwarding its argument')
     return problems
 
 
@@ -245,6 +358,8 @@ def xml_problems(text, file_name, declared_by_file):
         for param in node.findall('param'):
             if param.get('name') and not _known_parameter(executable, param.get('name')):
                 problems.append(f"{file_name}: {executable} has no parameter {param.get('name')}")
+        if not any(param.get('name') == 'use_sim_time' for param in node.findall('param')):
+            problems.append(f'{file_name}: {executable} is not given use_sim_time')
     for element in root.iter():
         for value in element.attrib.values():
             if value.startswith('$(find-pkg-share two_bone_ik)/config/'):
@@ -255,8 +370,16 @@ def xml_problems(text, file_name, declared_by_file):
         if included not in declared_by_file:
             problems.append(f'{file_name}: includes {included!r}, which does not exist')
             continue
-        given = [arg.get('name') for arg in include.findall('arg')]
+        given = {arg.get('name'): FORWARDED if arg.get('value') == f"$(var {arg.get('name')})"
+                 else arg.get('value') for arg in include.findall('arg')}
         problems += _include_problems(file_name, included, given, declared_by_file[included])
+    declared = [arg.get('name') for arg in root.findall('arg')]
+    if 'use_sim_time' not in declared:
+        problems.append(f'{file_name}: does not declare use_sim_time')
+    if any(include.get('file').rsplit('/', 1)[1] in IK_NODE_FILES
+           for include in root.iter('include')) and 'robot_description_topic' not in declared:
+        problems.append(f'{file_name}: starts the IK node but does not declare '
+                        'robot_description_topic')
     return problems
 
 
@@ -291,14 +414,39 @@ def test_xml_launch_file_parses_and_declares_the_documented_arguments(file_name)
     assert tuple(arg.get('name') for arg in root.findall('arg')) == ARGUMENTS[file_name]
 
 
-def test_xml_twins_have_the_python_files_defaults_and_choices():
-    for xml_name in XML_FILES:
-        python = declared_arguments(_tree(xml_name.replace('.xml', '.py')))
-        for arg in ElementTree.parse(LAUNCH / xml_name).getroot().findall('arg'):
-            default, _, choices = python[arg.get('name')]
-            if default is not None:
-                assert arg.get('default') == default
-            assert [c.get('value') for c in arg.findall('choice')] == (choices or [])
+@pytest.mark.parametrize('xml_name', XML_FILES)
+def test_xml_twins_declare_what_the_python_files_declare(xml_name):
+    """The same arguments, in the same order, with the same defaults, choices and texts."""
+    python = declared_arguments(_tree(xml_name.replace('.xml', '.py')))
+    arguments = ElementTree.parse(LAUNCH / xml_name).getroot().findall('arg')
+    assert [arg.get('name') for arg in arguments] == list(python)
+    for arg in arguments:
+        default, description, choices = python[arg.get('name')]
+        if default is not None:  # else a path in the installed share folder
+            assert arg.get('default') == default, arg.get('name')
+        assert arg.get('description') == description, arg.get('name')
+        assert [c.get('value') for c in arg.findall('choice')] == (choices or [])
+
+
+def test_xml_twins_give_their_includes_what_the_python_files_give():
+    """two_bone_ik.launch.xml hands every argument on; two_arms.launch.xml does as the .py."""
+    include = ElementTree.parse(LAUNCH / 'two_bone_ik.launch.xml').getroot().find('include')
+    assert include.get('file') == '$(dirname)/two_bone_ik.launch.py'
+    assert {arg.get('name'): arg.get('value') for arg in include.findall('arg')} == {
+        name: f'$(var {name})' for name in ARGUMENTS['two_bone_ik.launch.py']}
+
+    tree = _tree('two_arms.launch.py')
+    python = {_constant(call.args[0]): included_arguments(call, tree)
+              for call in _calls(tree, 'include_launch_file')}
+    groups = ElementTree.parse(LAUNCH / 'two_arms.launch.xml').getroot().findall('group')
+    assert len(groups) == len(TWO_ARMS)
+    for arm, group in zip(TWO_ARMS, groups):
+        xml = {include.get('file').rsplit('/', 1)[1]: {
+            arg.get('name'): FORWARDED if arg.get('value') == f"$(var {arg.get('name')})"
+            else arg.get('value') for arg in include.findall('arg')}
+            for include in group.findall('include')}
+        # The Python file's namespace is the loop's arm.
+        assert xml == {name: {**given, 'namespace': arm} for name, given in python.items()}
 
 
 @pytest.mark.parametrize('file_name', PYTHON_FILES)
@@ -325,7 +473,8 @@ def test_every_node_and_include_is_found_by_the_checks():
         'two_bone_ik.launch.py': ['two_bone_ik_node'],
         'view_arm.launch.py': [],
     }
-    included = {name: sorted(_constant(call.args[0]) for call in _calls(_tree(name), '_include'))
+    included = {name: sorted(_constant(call.args[0])
+                             for call in _calls(_tree(name), 'include_launch_file'))
                 for name in PYTHON_FILES}
     assert included == {
         'display.launch.py': [], 'two_bone_ik.launch.py': [],
@@ -334,17 +483,25 @@ def test_every_node_and_include_is_found_by_the_checks():
         'two_arms.launch.py': ['sim.launch.py', 'two_bone_ik.launch.py'],
         'view_arm.launch.py': ['display.launch.py', 'two_bone_ik.launch.py'],
     }
-    parameters = {}
-    for call in _calls(_tree('sim.launch.py'), 'Node'):
-        parameters = set(_parameter_names(_keyword(call, 'parameters')))
-    assert parameters == {'arm_params_file', 'robot_description', 'position_controller',
-                          'trajectory_controller'}
+    parameters = {name: {executable: set(_parameter_names(_keyword(call, 'parameters')))
+                         for call in _calls(_tree(name), 'Node')
+                         for executable in [_constant(_keyword(call, 'executable'))]}
+                  for name in ('sim.launch.py', 'two_bone_ik.launch.py')}
+    assert parameters == {
+        'sim.launch.py': {'two_bone_ik_sim': {
+            'arm_params_file', 'robot_description', 'base_frame', 'tip_frame',
+            'position_controller', 'trajectory_controller', 'use_sim_time'}},
+        'two_bone_ik.launch.py': {'two_bone_ik_node': {
+            'elbow', 'robot_description', 'robot_description_topic', 'base_frame', 'tip_frame',
+            'publish_joint_commands', 'position_controller', 'trajectory_controller',
+            'use_sim_time'}},
+    }
 
 
 BAD_LAUNCH_FILE = """
 def _sim(context):
     return [Node(package='two_bone_ik', executable='two_bone_ik_sim', name='sim',
-                 parameters=[{'arm_params': params_file}, _given(real_time=2.0)],
+                 parameters=[{'arm_params': params_file}, given_parameters(real_time=2.0)],
                  on_exit=end_launch_on_exit('two_bone_ik_node'))]
 
 def _ik(context):
@@ -356,10 +513,16 @@ def generate_launch_description():
         Node(package='two_bone_ik', executable='two_bone_ik_nod', name='two_bone_ik'),
         Node(package='rviz', executable='rviz'),
         Command(['two_bone_ik_urdf --params-file ', params_file]),
-        _include('two_bone_ik.launch.py', elbows='up', params_file='', namespace='',
+        include_launch_file('two_bone_ik.launch.py', elbows='up', params_file='', namespace='',
                  urdf_file='', output=''),
-        _include('missing.launch.py'),
+        include_launch_file('missing.launch.py'),
         os.path.join(share, 'config', 'no_such_arm.yaml'),
+        DeclareLaunchArgument('namespace', default_value='', description='Twice.'),
+        *declare_arguments('namespace', 'elbow'),
+        include_launch_file('sim.launch.py', **forward_arguments(
+            'params_file', 'urdf_file', 'xacro_args', 'namespace', 'elbow', 'base_frame',
+            'tip_frame', 'output', 'position_controller', 'trajectory_controller', 'rviz',
+            'rviz_config'), robot_description_topic='', use_sim_time='true'),
     ])
 """
 
@@ -386,8 +549,10 @@ def test_the_checks_find_what_is_wrong():
         "(on_exit=end_launch_on_exit('two_bone_ik_sim'))",
         'bad.launch.py: two_bone_ik_node does not end the launch when it exits '
         "(on_exit=end_launch_on_exit('two_bone_ik_node'))",
-        'bad.launch.py: includes two_bone_ik.launch.py without giving elbow (given on the '
-        'command line, they would reach it unseen by --show-args)',
+        'bad.launch.py: includes two_bone_ik.launch.py without giving elbow, xacro_args, '
+        'robot_description_topic, base_frame, tip_frame, position_controller, '
+        'trajectory_controller, use_sim_time (given on the command line, they would reach it '
+        'unseen by --show-args)',
         "bad.launch.py: 'two_bone_ik_nod' is not a console script",
         'bad.launch.py: unknown executable rviz/rviz',
         'bad.launch.py: a Command runs a program looked up on PATH (a colcon install puts ours '
@@ -395,6 +560,18 @@ def test_the_checks_find_what_is_wrong():
         "bad.launch.py: passes 'elbows' to two_bone_ik.launch.py, which does not declare it",
         "bad.launch.py: includes 'missing.launch.py', which does not exist",
         'bad.launch.py: no_such_arm.yaml is not in config/',
+        'bad.launch.py: declares namespace twice',
+        'bad.launch.py: does not declare use_sim_time',
+        'bad.launch.py: starts the IK node but does not declare robot_description_topic',
+        'bad.launch.py: two_bone_ik_sim is not given use_sim_time',
+        'bad.launch.py: two_bone_ik_node is not given use_sim_time',
+        'bad.launch.py: two_bone_ik_nod is not given use_sim_time',
+        'bad.launch.py: rviz is not given use_sim_time',
+        'bad.launch.py: two_bone_ik_node is not given robot_description_topic',
+        'bad.launch.py: gives sim.launch.py a robot_description_topic of its own instead of '
+        'forwarding its argument',
+        'bad.launch.py: gives sim.launch.py a use_sim_time of its own instead of forwarding its '
+        'argument',
     ])
     problems = xml_problems(BAD_XML_LAUNCH_FILE, 'bad.launch.xml', _declared_by_file())
     assert problems == [
@@ -403,36 +580,28 @@ def test_the_checks_find_what_is_wrong():
         'bad.launch.xml: starts two_bone_ik_node itself; XML can only say on_exit="shutdown" '
         '(exit code 0 even when it could not start): include the Python launch file',
         'bad.launch.xml: two_bone_ik_node has no parameter elbows',
+        'bad.launch.xml: two_bone_ik_node is not given use_sim_time',
         'bad.launch.xml: $(find-pkg-share two_bone_ik)/config/no_such_arm.yaml does not exist',
         "bad.launch.xml: passes 'port' to two_bone_ik.launch.py, which does not declare it",
         'bad.launch.xml: includes two_bone_ik.launch.py without giving params_file, namespace, '
-        'elbow, urdf_file, output (given on the command line, they would reach it unseen by '
-        '--show-args)',
-        'bad.launch.xml: includes display.launch.py without giving urdf_file, namespace, '
-        'joint_states, rviz, rviz_config (given on the command line, they would reach it unseen '
-        'by --show-args)',
+        'elbow, urdf_file, xacro_args, robot_description_topic, base_frame, tip_frame, output, '
+        'position_controller, trajectory_controller, use_sim_time (given on the command line, '
+        'they would reach it unseen by --show-args)',
+        'bad.launch.xml: includes display.launch.py without giving urdf_file, xacro_args, '
+        'robot_description_topic, namespace, joint_states, base_frame, rviz, rviz_config, '
+        'use_sim_time (given on the command line, they would reach it unseen by --show-args)',
+        'bad.launch.xml: does not declare use_sim_time',
+        'bad.launch.xml: starts the IK node but does not declare robot_description_topic',
     ]
 
 
-def test_output_choices_wire_the_ik_node_and_the_sim_to_the_same_controllers():
-    """two_bone_ik.launch.py and sim.launch.py name the same controllers for each output."""
-    def table(file_name, name):
-        for node in _tree(file_name).body:
-            if isinstance(node, ast.Assign) and node.targets[0].id == name:
-                return ast.literal_eval(node.value)
-        raise AssertionError(f'{file_name} has no {name}')
-
-    ik_outputs = table('two_bone_ik.launch.py', 'OUTPUTS')
-    sim_controllers = table('sim.launch.py', 'SIM_CONTROLLERS')
-    assert set(ik_outputs) == set(sim_controllers) == {'joint_commands', 'position',
-                                                       'trajectory'}
-    for output, (publish_joint_commands, position, trajectory) in ik_outputs.items():
-        assert sim_controllers[output] == (position, trajectory)
-        # Exactly one way out, so the sim never follows two streams of the same commands.
-        assert [publish_joint_commands, bool(position), bool(trajectory)].count(True) == 1
+def test_output_names_controllers_of_the_shipped_controllers_file():
+    """The controller names output:=position / trajectory use are ros2_controllers.yaml's."""
+    assert set(OUTPUTS) == {'joint_commands', 'position', 'trajectory'}
     controllers = yaml.safe_load((CONFIG / 'ros2_controllers.yaml').read_text())
     declared = controllers['controller_manager']['ros__parameters']
-    assert {ik_outputs['position'][1], ik_outputs['trajectory'][2]} <= set(declared)
+    assert {OUTPUTS['position'].position_controller,
+            OUTPUTS['trajectory'].trajectory_controller} <= set(declared)
 
 
 # -- params files -----------------------------------------------------------------------------
@@ -610,13 +779,94 @@ def test_readme_has_one_ros2_launch_line_per_way_of_running_the_arm():
         assert f'ros2 launch two_bone_ik {file_name}' in section, file_name
 
 
-def test_readme_documents_every_argument_of_every_launch_file():
-    section = _distro_section()
+#: The README's line for a URDF arm whose robot_state_publisher and controller run (issue 19).
+URDF_ARM_LINE = ('ros2 launch two_bone_ik two_bone_ik.launch.py '
+                 'robot_description_topic:=robot_description base_frame:=base_link '
+                 'tip_frame:=tool0 trajectory_controller:=joint_trajectory_controller')
+
+
+def test_readme_gives_the_line_for_a_urdf_arm_with_its_controllers_running():
+    assert URDF_ARM_LINE in _distro_section().splitlines()
+    assert URDF_ARM_LINE in (REPO / 'docs' / 'launch.md').read_text().splitlines()
+
+
+def test_readme_has_one_line_per_launch_file_linking_its_arguments():
+    text = (REPO / 'README.md').read_text()
+    start = text.index('### Launch files\n')
+    section = text[start:text.index('\n### ', start + 1)]
+    for file_name in ARGUMENTS:
+        anchor = file_name.replace('.', '')
+        assert f'- `{file_name}` — ' in section, file_name
+        assert f'(docs/launch.md#{anchor})' in section, file_name
+
+
+def _docs_sections():
+    """Return docs/launch.md's ``## `<file>` `` sections, by file name."""
+    text = (REPO / 'docs' / 'launch.md').read_text()
+    sections = {}
+    for part in text.split('\n## ')[1:]:
+        heading, _, body = part.partition('\n')
+        if heading.startswith('`') and heading.endswith('`'):
+            sections[heading.strip('`')] = body
+    return sections
+
+
+def test_docs_document_every_argument_of_every_launch_file_with_an_example():
+    sections = _docs_sections()
+    assert sorted(sections) == sorted(ARGUMENTS)
     for file_name, arguments in ARGUMENTS.items():
-        heading = f'#### `{file_name}`'
-        assert heading in section, heading
-        start = section.index(heading)
-        end = section.find('\n#### ', start + 1)
-        entry = section[start:end if end > 0 else None]
+        entry = sections[file_name]
+        # "- `base_frame`, `tip_frame` — ..." documents both.
+        documented = [name for line in entry.splitlines() if line.startswith('- `')
+                      for name in line[2:].split(' — ')[0].replace('`', '').split(', ')]
         for name in arguments:
-            assert f'- `{name}`' in entry, f'README: {file_name} does not document {name}'
+            assert name in documented, f'docs/launch.md: {file_name} does not document {name}'
+        assert set(documented) <= set(arguments), (file_name, set(documented) - set(arguments))
+        assert f'ros2 launch two_bone_ik {file_name}' in entry, f'no example for {file_name}'
+
+
+def ros2_launch_lines(text):
+    """Return the ``ros2 launch two_bone_ik ...`` commands of a Markdown text, as token lists.
+
+    Lines continued with a backslash are joined; a ``#`` comment ends a command.
+    """
+    commands = []
+    for line in text.replace('\\\n', ' ').splitlines():
+        line = line.strip().strip('`')
+        if line.startswith('ros2 launch two_bone_ik '):
+            commands.append(shlex.split(line.split(' #')[0])[3:])
+    return commands
+
+
+def launch_line_problems(tokens):
+    """Return what is wrong with ``ros2 launch two_bone_ik <file> <name:=value>...``."""
+    file_name, *arguments = tokens
+    if file_name not in ARGUMENTS:
+        return [f'{file_name}: no such launch file']
+    if file_name.endswith('.py'):
+        declared = declared_arguments(_tree(file_name))
+    else:
+        python = declared_arguments(_tree(file_name.replace('.xml', '.py')))
+        declared = {arg.get('name'): python[arg.get('name')] for arg in
+                    ElementTree.parse(LAUNCH / file_name).getroot().findall('arg')}
+    problems = []
+    for argument in arguments:
+        name, separator, value = argument.partition(':=')
+        if not separator or name not in declared:
+            problems.append(f'{file_name}: {argument!r} is not an argument it declares')
+        elif declared[name][2] and value not in declared[name][2]:
+            problems.append(f'{file_name}: {name}:={value} is not one of {declared[name][2]}')
+    return problems
+
+
+def test_every_ros2_launch_line_of_the_docs_names_declared_arguments():
+    lines = [tokens for path in ('README.md', 'docs/launch.md')
+             for tokens in ros2_launch_lines((REPO / path).read_text())]
+    assert len(lines) >= 15
+    assert {tokens[0] for tokens in lines} == set(ARGUMENTS)
+    assert [problem for tokens in lines for problem in launch_line_problems(tokens)] == []
+    # The check finds what is wrong.
+    assert launch_line_problems(['sim.launch.py', 'rviz:=yes', 'robot_description:=x']) == [
+        "sim.launch.py: rviz:=yes is not one of ['true', 'false']",
+        "sim.launch.py: 'robot_description:=x' is not an argument it declares"]
+    assert launch_line_problems(['arm.launch.py']) == ['arm.launch.py: no such launch file']

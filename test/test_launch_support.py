@@ -7,9 +7,14 @@ import pytest
 from ros_harness import REPO_ROOT
 
 from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
+from two_bone_ik.arm.description_file import DescriptionFileError
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.launch_support import end_launch_on_exit, ik_node_parameters
-from two_bone_ik.launch_support import RequiredNodeFailed
+from two_bone_ik.launch_support import command_outputs, CommandOutputs, declare_arguments
+from two_bone_ik.launch_support import description_parameters, end_launch_on_exit
+from two_bone_ik.launch_support import forward_arguments, full_node_name, given_parameters
+from two_bone_ik.launch_support import ik_node_parameters, include_launch_file
+from two_bone_ik.launch_support import LaunchArgumentError, RequiredNodeFailed
+from two_bone_ik.launch_support import SHARED_ARGUMENTS, sim_description_parameters
 import yaml
 
 DEFAULT = str(REPO_ROOT / 'config' / 'two_bone_ik.yaml')
@@ -33,20 +38,38 @@ def test_a_node_that_fails_ends_the_launch_with_an_error(code):
                                 'says why): the launch ends with an error')
 
 
+class Recorded:
+    """A stand-in for a launch class: records what it was made with."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+
+
+def stand_in_launch(monkeypatch):
+    """Install a stand-in ``launch`` (not installable here) whose actions record their making."""
+    modules = {name: types.ModuleType(name) for name in (
+        'launch', 'launch.actions', 'launch.substitutions', 'launch.launch_description_sources',
+        'launch_ros', 'launch_ros.parameter_descriptions')}
+    for module, names in (
+            ('launch.actions', ('Shutdown', 'DeclareLaunchArgument', 'GroupAction',
+                                'IncludeLaunchDescription')),
+            ('launch.substitutions', ('LaunchConfiguration', 'ThisLaunchFileDir')),
+            ('launch.launch_description_sources', ('PythonLaunchDescriptionSource',)),
+            ('launch_ros.parameter_descriptions', ('ParameterValue',))):
+        for name in names:
+            setattr(modules[module], name, type(name, (Recorded,), {}))
+    for name, module in modules.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    return modules['launch.actions'], modules['launch.substitutions']
+
+
 def test_a_node_that_exits_cleanly_shuts_the_launch_down(monkeypatch):
     # launch is not installable here: a stand-in records the Shutdown action asked for.
-    actions = types.ModuleType('launch.actions')
-
-    class Shutdown:
-
-        def __init__(self, *, reason):
-            self.reason = reason
-    actions.Shutdown = Shutdown
-    monkeypatch.setitem(sys.modules, 'launch', types.ModuleType('launch'))
-    monkeypatch.setitem(sys.modules, 'launch.actions', actions)
+    Shutdown = stand_in_launch(monkeypatch)[0].Shutdown
     handler = end_launch_on_exit('two_bone_ik_sim')
     (shutdown,) = handler(ProcessExited(returncode=0), LaunchContext(is_shutdown=False))
-    assert isinstance(shutdown, Shutdown) and shutdown.reason == 'two_bone_ik_sim exited'
+    assert isinstance(shutdown, Shutdown)
+    assert shutdown.kwargs == {'reason': 'two_bone_ik_sim exited'}
     # After Ctrl-C (or another node's exit) the launch is ending already: nothing to add.
     assert handler(ProcessExited(returncode=0), LaunchContext(is_shutdown=True)) == []
 
@@ -73,3 +96,147 @@ def test_a_params_file_the_user_gives_or_an_arm_without_urdf_gets_the_file_whole
     own.write_text((REPO_ROOT / 'config' / 'two_bone_ik.yaml').read_text())
     assert ik_node_parameters(str(own), DEFAULT, True, '/two_bone_ik') == [str(own)]
     assert ik_node_parameters(DEFAULT, DEFAULT, False, '/two_bone_ik') == [DEFAULT]
+
+
+# -- shared arguments -------------------------------------------------------------------------
+
+def test_shared_arguments_are_declared_with_their_default_description_and_choices(monkeypatch):
+    stand_in_launch(monkeypatch)
+    elbow, topic, sim_time = declare_arguments('elbow', 'robot_description_topic', 'use_sim_time')
+    assert elbow.args == ('elbow',) and elbow.kwargs == {
+        'default_value': '', 'description': SHARED_ARGUMENTS['elbow'].description,
+        'choices': ['', 'up', 'down', 'nearest']}
+    assert topic.kwargs == {'default_value': '',
+                            'description': SHARED_ARGUMENTS['robot_description_topic'].description}
+    assert sim_time.kwargs['default_value'] == 'false'
+    assert sim_time.kwargs['choices'] == ['true', 'false']
+    with pytest.raises(KeyError):
+        declare_arguments('no_such_argument')
+    forwarded = forward_arguments('namespace', 'use_sim_time')
+    assert {name: value.args for name, value in forwarded.items()} == {
+        'namespace': ('namespace',), 'use_sim_time': ('use_sim_time',)}
+
+
+def test_an_include_gives_the_file_beside_the_including_one_its_arguments(monkeypatch):
+    actions, substitutions = stand_in_launch(monkeypatch)
+    group = include_launch_file('sim.launch.py', condition='if sim', namespace='left_arm',
+                                **forward_arguments('use_sim_time'))
+    assert isinstance(group, actions.GroupAction) and group.kwargs == {'condition': 'if sim'}
+    (include,) = group.args[0]
+    (source,) = include.args
+    directory, slash, file_name = source.args[0]
+    assert isinstance(directory, substitutions.ThisLaunchFileDir)
+    assert (slash, file_name) == ('/', 'sim.launch.py')
+    arguments = dict(include.kwargs['launch_arguments'])
+    assert arguments['namespace'] == 'left_arm'
+    assert arguments['use_sim_time'].args == ('use_sim_time',)
+
+
+def test_only_the_parameters_given_are_passed_and_text_stays_text(monkeypatch):
+    stand_in_launch(monkeypatch)
+    given = given_parameters(elbow=None, base_frame='0', use_sim_time=False, limits=[1.0])
+    assert set(given) == {'base_frame', 'use_sim_time', 'limits'}
+    assert given['base_frame'].args == ('0',) and given['base_frame'].kwargs == {
+        'value_type': str}
+    assert given['use_sim_time'] is False and given['limits'] == [1.0]
+
+
+def test_every_shared_argument_says_what_it_does_and_defaults_to_a_choice():
+    for name, argument in SHARED_ARGUMENTS.items():
+        assert argument.description.endswith('.') and len(argument.description) > 30, name
+        assert argument.choices is None or argument.default in argument.choices, name
+
+
+def test_full_node_name_is_the_key_of_its_params_file_section():
+    assert full_node_name('', 'two_bone_ik') == '/two_bone_ik'
+    assert full_node_name('left_arm', 'two_bone_ik') == '/left_arm/two_bone_ik'
+    assert full_node_name('/robot/left/', 'two_bone_ik_sim') == '/robot/left/two_bone_ik_sim'
+
+
+# -- where the arm comes from -----------------------------------------------------------------
+
+URDF = '<robot name="arm"><link name="base_link"/></robot>'
+
+
+def test_the_arm_comes_from_a_file_a_topic_or_the_params_file(tmp_path):
+    urdf = tmp_path / 'arm.urdf'
+    urdf.write_text(URDF)
+    assert description_parameters(str(urdf), '', '') == {'robot_description': URDF}
+    assert description_parameters('', '', 'robot_description') == {
+        'robot_description_topic': 'robot_description'}
+    assert description_parameters('', '', '') == {}
+    xacro = tmp_path / 'arm.urdf.xacro'
+    xacro.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="arm">'
+                     '<xacro:arg name="base" default="base"/><link name="$(arg base)_link"/>'
+                     '</robot>')
+    expanded = description_parameters(str(xacro), 'base:=world', '')['robot_description']
+    assert '<link name="world_link"/>' in expanded
+
+
+def test_a_file_and_a_topic_or_xacro_args_alone_are_refused(tmp_path):
+    with pytest.raises(LaunchArgumentError) as error:
+        description_parameters('arm.urdf', '', 'robot_description')
+    assert str(error.value) == ('urdf_file (arm.urdf) and robot_description_topic '
+                                '(robot_description) are both given: the arm comes from one '
+                                'of them')
+    with pytest.raises(LaunchArgumentError) as error:
+        description_parameters('', 'prefix:=left_', '')
+    assert str(error.value) == 'xacro_args (prefix:=left_) is given without urdf_file'
+    broken = tmp_path / 'broken.xacro'
+    broken.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:arm/></robot>')
+    with pytest.raises(DescriptionFileError,
+                       match=f'^{broken}: xacro: unknown macro name: xacro:arm$'):
+        description_parameters(str(broken), '', '')
+
+
+def test_the_sim_needs_the_arm_as_a_file_even_when_the_ik_node_reads_a_topic(tmp_path):
+    urdf = tmp_path / 'arm.urdf'
+    urdf.write_text(URDF)
+    assert sim_description_parameters(str(urdf), '', 'robot_description') == {
+        'robot_description': URDF}
+    assert sim_description_parameters('', '', '') == {}
+    with pytest.raises(LaunchArgumentError) as error:
+        sim_description_parameters('', '', 'robot_description')
+    assert str(error.value) == (
+        'robot_description_topic (robot_description) is given without urdf_file: the '
+        'simulated arm is built from a file at start (give the same arm as urdf_file)')
+
+
+# -- where the commands go --------------------------------------------------------------------
+
+@pytest.mark.parametrize('arguments, outputs', [
+    (('', '', ''), None),
+    (('joint_commands', '', ''), CommandOutputs(True, '', '')),
+    (('position', '', ''), CommandOutputs(False, 'forward_position_controller', '')),
+    (('trajectory', '', ''), CommandOutputs(False, '', 'joint_trajectory_controller')),
+    (('position', 'arm_position', ''), CommandOutputs(False, 'arm_position', '')),
+    (('', 'arm_position', ''), CommandOutputs(False, 'arm_position', '')),
+    (('trajectory', '', 'arm_controller'), CommandOutputs(False, '', 'arm_controller')),
+    (('', '', 'joint_trajectory_controller'),
+     CommandOutputs(False, '', 'joint_trajectory_controller')),
+])
+def test_output_and_a_controller_name_give_one_way_out(arguments, outputs):
+    assert command_outputs(*arguments) == outputs
+    if outputs is not None:
+        assert [outputs.publish_joint_commands, bool(outputs.position_controller),
+                bool(outputs.trajectory_controller)].count(True) == 1
+        # The output it is, given with its controller's name, says the same.
+        assert command_outputs(outputs.output, outputs.position_controller,
+                               outputs.trajectory_controller) == outputs
+
+
+@pytest.mark.parametrize('arguments, message', [
+    (('', 'a', 'b'), 'position_controller (a) and trajectory_controller (b) are both given: '
+                     'the IK node commands one controller'),
+    (('joint_commands', '', 'b'), 'trajectory_controller (b) is given with '
+                                  'output:=joint_commands, which commands no controller'),
+    (('trajectory', 'a', ''), 'position_controller (a) is given with output:=trajectory, which '
+                              'commands a trajectory controller'),
+    (('position', '', 'b'), 'trajectory_controller (b) is given with output:=position, which '
+                            'commands a position controller'),
+    (('velocity', '', ''), "output 'velocity' is none of joint_commands, position, trajectory"),
+])
+def test_outputs_that_contradict_each_other_are_refused_in_one_line(arguments, message):
+    with pytest.raises(LaunchArgumentError) as error:
+        command_outputs(*arguments)
+    assert str(error.value) == message

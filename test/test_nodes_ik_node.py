@@ -34,6 +34,8 @@ from visualization_msgs.msg import Marker, MarkerArray
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'
 DEFAULT = ArmConfig()
+#: The shipped default arm: the same, with the limits of a real arm's revolute joints.
+SHIPPED = load_arm_config(CONFIG_DIR / 'two_bone_ik.yaml')
 OK, WARN, ERROR = DiagnosticStatus.OK, DiagnosticStatus.WARN, DiagnosticStatus.ERROR
 FK_TOLERANCE = 1e-9
 
@@ -79,8 +81,17 @@ def servo(domain, probe, tmp_path_factory):
 def restore(arm):
     """Put the runtime parameters of the default arm back after a test."""
     yield
-    results = arm.set_params(elbow='up', joint_lower_limits=[-math.inf, -math.inf],
-                             joint_upper_limits=[math.inf, math.inf], allow_elbow_flip=True)
+    results = arm.set_params(elbow='up', joint_lower_limits=list(SHIPPED.joint_lower_limits),
+                             joint_upper_limits=list(SHIPPED.joint_upper_limits),
+                             allow_elbow_flip=True)
+    assert all(r.successful for r in results), [r.reason for r in results]
+
+
+@pytest.fixture
+def unlimited(arm, restore):
+    """Free the default arm's joints for a test of the closed form's whole range."""
+    results = arm.set_params(joint_lower_limits=[-math.inf, -math.inf],
+                             joint_upper_limits=[math.inf, math.inf])
     assert all(r.successful for r in results), [r.reason for r in results]
 
 
@@ -143,7 +154,7 @@ def test_parameters_declared_with_descriptors(arm):
     assert arm.get_params(*names) == {
         'link_lengths': [0.30, 0.25], 'joint_names': ['shoulder_joint', 'elbow_joint'],
         'base_frame': 'base_link', 'plane': 'xy', 'elbow': 'up',
-        'joint_lower_limits': [-math.inf, -math.inf], 'joint_upper_limits': [math.inf, math.inf],
+        'joint_lower_limits': [-2.8, -2.8], 'joint_upper_limits': [2.8, 2.8],
         'allow_elbow_flip': True, 'out_of_plane_tolerance': 0.001}
 
 
@@ -158,7 +169,7 @@ def reachable_targets():
     return named + list(zip(radius * np.cos(angle), radius * np.sin(angle)))
 
 
-def test_reachable_targets_command_exact_angles(arm):
+def test_reachable_targets_command_exact_angles(arm, unlimited):
     for x, y in reachable_targets():
         before = arm.probe.node.get_clock().now()
         reply = arm.send(pose(x, y))
@@ -187,7 +198,7 @@ def test_empty_frame_means_base_frame(arm):
     np.testing.assert_allclose(tip_xy(reply.q), (0.2, 0.1), atol=FK_TOLERANCE)
 
 
-def test_out_of_reach_commands_closest_pose(arm):
+def test_out_of_reach_commands_closest_pose(arm, unlimited):
     x, y = 0.6, -0.8  # 1.0 m away, 0.45 m beyond the 0.55 m reach
     reply = arm.send(pose(x, y))
     np.testing.assert_allclose(tip_xy(reply.q), (0.55 * 0.6, -0.55 * 0.8), atol=FK_TOLERANCE)
@@ -198,7 +209,7 @@ def test_out_of_reach_commands_closest_pose(arm):
     assert float(reply.values['target_distance']) == pytest.approx(1.0, abs=1e-6)
 
 
-def test_inside_inner_hole_commands_closest_pose(arm):
+def test_inside_inner_hole_commands_closest_pose(arm, unlimited):
     x, y = 0.0, -0.02  # inner reach is |0.30 - 0.25| = 0.05 m
     reply = arm.send(pose(x, y))
     np.testing.assert_allclose(tip_xy(reply.q), (0.0, -0.05), atol=FK_TOLERANCE)
@@ -400,7 +411,8 @@ def test_lower_above_upper_rejected(arm, restore):
     assert not second.successful
     assert 'joint_lower_limits: shoulder lower limit 2.0 is above its upper limit 1.0' \
         in second.reason
-    assert arm.get_params('joint_lower_limits') == {'joint_lower_limits': [-math.inf, -math.inf]}
+    assert arm.get_params('joint_lower_limits') == {
+        'joint_lower_limits': list(SHIPPED.joint_lower_limits)}
 
 
 @pytest.mark.parametrize('params, reason', [

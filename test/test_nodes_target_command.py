@@ -151,15 +151,16 @@ def test_a_path_streams_and_prints_its_table(arm, probe, domain, tmp_path):
     assert run.code == 1, run
     lines = run.stdout.splitlines()
     assert [line.split()[4:6] for line in lines[1:5]] == [
-        ['0', 'REACHED'], ['0', 'REACHED'], ['1', 'OUT_OF_REACH'], ['2', 'INSIDE_INNER']]
+        ['0', 'REACHED'], ['0', 'REACHED'], ['1', 'OUT_OF_REACH'], ['3', 'JOINT_LIMITED']]
     assert [float(line.split()[0]) for line in lines[1:5]] == [0.0, 0.3, 0.6, 0.9]
-    assert lines[5] == 'statuses: REACHED 2, OUT_OF_REACH 1, INSIDE_INNER 1'
+    # (The shipped arm's elbow turns 2.8 rad at most: it cannot fold onto a point 1 cm away.)
+    assert lines[5] == 'statuses: REACHED 2, OUT_OF_REACH 1, JOINT_LIMITED 1'
     assert lines[6] == 'worst tip error: 0.350000 m (the target at 0.600 s)'
     # The node answered exactly these four, in this order.
     probe.spin_until(lambda: len(arm.status) >= statuses_before + 4, 10.0, 'the statuses')
     names = [next(kv.value for kv in s.values if kv.key == 'status')
              for s in arm.status.messages[statuses_before:]]
-    assert names == ['REACHED', 'REACHED', 'OUT_OF_REACH', 'INSIDE_INNER']
+    assert names == ['REACHED', 'REACHED', 'OUT_OF_REACH', 'JOINT_LIMITED']
     # A path every target of which is reached: exit 0; the orientation columns are accepted.
     path.write_text('0,0.4,0.2,0,0.1,0\n0.2,0.3,-0.3,0,0,0.5\n')
     run = run_tool(probe, domain, tmp_path, ['--path', str(path), '-t', PATIENT])

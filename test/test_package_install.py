@@ -165,7 +165,7 @@ def test_installed_node_answers_over_dds(installed_node):
         probe.wait_for_publishers(reachable, timeout=TIMEOUT)
         target = PoseStamped()
         target.header.frame_id = BASE_FRAME
-        target.pose.position.x, target.pose.position.y = -0.20, 0.33
+        target.pose.position.x, target.pose.position.y = 0.20, 0.33
         target.pose.orientation.w = 1.0
         probe.publish_until(publisher, target, lambda: len(commands) and len(reachable),
                             TIMEOUT, 'joint_commands and reachable from the installed node')
@@ -176,7 +176,7 @@ def test_installed_node_answers_over_dds(installed_node):
         l1, l2 = LINK_LENGTHS
         tip = (l1 * math.cos(q1) + l2 * math.cos(q1 + q2),
                l1 * math.sin(q1) + l2 * math.sin(q1 + q2))
-        assert tip == pytest.approx((-0.20, 0.33), abs=1e-9)
+        assert tip == pytest.approx((0.20, 0.33), abs=1e-9)
         assert q2 <= 0.0  # the default config asks for elbow 'up'
         assert reachable.last.data is True
     assert process.interrupt(TIMEOUT) == 0, process.output()

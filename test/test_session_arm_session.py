@@ -15,7 +15,7 @@ import pytest
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.session import ArmSession
 from two_bone_ik.status import NodeStatus
-from urdf_arms import SCARA
+from urdf_arms import chain_tip, SCARA
 
 RATE = 100.0
 PERIOD = 1.0 / RATE
@@ -594,3 +594,66 @@ def test_checking_parameters_that_are_not_the_arms_reads_no_urdf(monkeypatch):
     assert reads == []
     assert session.check({'elbow': 'down'}) is None
     assert len(reads) == 1
+
+
+def test_a_desktop_arms_approach_turns_with_the_twists_angular_velocity():
+    # The tool point held (no linear velocity); the angular velocity about the arm's sideways
+    # axis turns the approach pitch at that rate (down here: the pitch nearest the default 0
+    # that reaches this point is the highest it can take).
+    from urdf_arms import DESKTOP_5
+    clock = SimClock()
+    values = {'robot_description': DESKTOP_5, 'base_frame': 'base_link', 'tip_frame': 'tool',
+              'max_joint_velocity': [math.inf] * 5}
+    session = ArmSession(values, given=set(values), clock=clock)
+    joints = ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint')
+    readings = (1.8, 0.6, 0.4, 0.2, 0.7)
+    start = chain_tip(DESKTOP_5, 'base_link', 'tool', dict(zip(joints, readings)))
+    first = session.target('', *start).result
+    assert first.status is NodeStatus.REACHED
+    geometry = session.solver.geometry
+    sideways = np.array(geometry.pair_plane(first.readings).normal)
+    results = []
+    for _ in range(20):
+        answer = session.twist('', (0.0, 0.0, 0.0), tuple(-0.5 * sideways))
+        session.tick()
+        clock.sleep(PERIOD)
+        results.append(session._jog_result)
+    pitches = [r.approach_pitch for r in results]
+    np.testing.assert_allclose(np.diff(pitches), -0.5 * PERIOD, atol=1e-9)
+    for result in results:  # the tool point stays on the target
+        assert result.status is NodeStatus.REACHED
+        np.testing.assert_allclose(geometry.tool_position(result.readings), start, atol=1e-9)
+    assert answer.result.status is NodeStatus.REACHED
+    # Along the approach: the roll turns at that rate, the tool point still held.
+    pitch = results[-1].approach_pitch
+    plane = geometry.pair_plane(results[-1].readings)
+    approach = np.cos(pitch) * np.array(plane.u_axis) + np.sin(pitch) * np.array(plane.v_axis)
+    rolls = []
+    for _ in range(10):
+        session.twist('', (0.0, 0.0, 0.0), tuple(0.3 * approach))
+        session.tick()
+        clock.sleep(PERIOD)
+        rolls.append(session._jog_result.readings[4])
+        np.testing.assert_allclose(geometry.tool_position(session._jog_result.readings), start,
+                                   atol=1e-9)
+    np.testing.assert_allclose(np.abs(np.diff(rolls)), 0.3 * PERIOD, atol=1e-9)
+
+
+def test_a_desktop_arm_from_parameters_alone():
+    # No URDF: joint_names of a yaw, the pair, a pitch and a roll, the shape from their count.
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'shoulder_position': [0.03, 0.05, 0.0],
+              'tool_offset': [0.1, 0.0, 0.008], 'joint_lower_limits': [-2.0] * 5,
+              'joint_upper_limits': [2.0] * 5}
+    session = ArmSession(values, given=set(values), clock=SimClock())
+    geometry = session.solver.geometry
+    assert geometry.shape == 'yaw + pair + pitch + roll'
+    assert session.joint_names == ('pan', 'lift', 'elbow', 'flex', 'roll')
+    goal = geometry.tool_position((0.5, 0.4, 0.9, -0.3, 0.2))
+    answer = session.target('', *goal)
+    assert answer.result.status is NodeStatus.REACHED
+    assert answer.command.names == ('pan', 'lift', 'elbow', 'flex', 'roll')
+    np.testing.assert_allclose(geometry.tool_position(answer.command.position), goal,
+                               atol=1e-9)
+    # Limits that do not hold a value per joint are refused, naming the parameter.
+    assert session.check({'joint_lower_limits': [-1.0, -1.0]}).startswith('joint_lower_limits')

@@ -34,24 +34,6 @@ def test_the_solver_imports_only_math_enum_typing_and_numpy():
                         or name.startswith('two_bone_ik.solver.')), (path.name, name)
 
 
-def function_lengths(path):
-    """(name, lines) of every function in a module: its lines, its docstring's aside."""
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            lines = node.end_lineno - node.lineno + 1
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                    and isinstance(first.value.value, str):
-                lines -= first.end_lineno - first.lineno + 1
-            yield node.name, lines
-
-
-def test_no_solver_function_is_longer_than_80_lines():
-    for path in Path(solver.__file__).parent.glob('*.py'):
-        for name, lines in function_lengths(path):
-            assert lines <= 80, (path.name, name, lines)
-
-
 def test_the_solver_modules_import_no_private_names_from_each_other():
     for path in Path(solver.__file__).parent.glob('*.py'):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -130,7 +130,8 @@ class DesktopTargetSolver:
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
-              orientation: Optional[Sequence[float]] = None) -> DesktopTargetResult:
+              orientation: Optional[Sequence[float]] = None,
+              approach_pitch: Optional[float] = None) -> DesktopTargetResult:
         """Solve one target.
 
         Parameters
@@ -145,6 +146,9 @@ class DesktopTargetSolver:
         orientation : sequence of 4 float, optional
             Quaternion (x, y, z, w) of the target's ``tip_frame`` orientation; used with
             ``use_orientation``.
+        approach_pitch : float, optional
+            The pitch to prefer for this target instead of :attr:`approach_pitch` (jogging
+            turns it), rad.
 
         Returns
         -------
@@ -160,8 +164,9 @@ class DesktopTargetSolver:
                                      or not all(map(math.isfinite, previous))):
             previous = None
         try:
-            sol = self._solver.solve(x, y, z, previous, self.approach_pitch,
-                                     orientation if self.use_orientation else None)
+            sol = self._solver.solve(
+                x, y, z, previous, self.approach_pitch if approach_pitch is None
+                else approach_pitch, orientation if self.use_orientation else None)
         except IkInputError:
             # Beyond the solver's exact range (1e100 m), or an orientation that is no rotation.
             return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)

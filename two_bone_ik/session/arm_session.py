@@ -20,6 +20,7 @@ import traceback
 from typing import Any, Callable, Collection, List, Mapping, NamedTuple, Optional, Tuple
 
 from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
+from two_bone_ik.arm.geometry import dot
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
@@ -140,6 +141,7 @@ class ArmSession:
         self._jog = Jog(check_twist_timeout(values['twist_timeout']))
         self._jog_lock = threading.Lock()  # the jog, between the executor and the pacer
         self._jog_result = None  # the outcome of the jog's last point
+        self._last_result = None  # the outcome of the last target commanded
         self._refusal = ''  # why the last joint_states message was refused
         self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
         #: Whether ``ik_markers`` has a new picture to show.
@@ -279,6 +281,7 @@ class ArmSession:
                 logs += (LogLine('error', self._failure_text(result, error)),)
             else:
                 self._previous = result.readings
+                self._last_result = result
                 command, trajectory = planned.command, planned.trajectory
                 moving, remaining, wake = planned.moving, planned.remaining, planned.wake
         self._stats.record(result.status)
@@ -391,8 +394,8 @@ class ArmSession:
     def twist(self, frame_id: str, linear, angular) -> TargetAnswer:
         """Take a ``target_twist``: start or steer a jog; answer with where the jog is.
 
-        ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` turns nothing on
-        a planar arm (it has no wrist).
+        ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` (rad/s) turns a
+        desktop arm's approach (see :mod:`two_bone_ik.session.jog`) and nothing on a planar arm.
         """
         problem = twist_problem(linear, angular)
         status = None
@@ -413,7 +416,8 @@ class ArmSession:
         with self._jog_lock:
             if not self._jog.active:
                 self._jog_result = None
-            self._jog.twist(linear, self._clock(), self._commanded_tip())
+            self._jog.twist(linear, self._clock(), self._commanded_tip(), angular,
+                            self._commanded_pitch())
             result = self._jog_result
             if result is None:
                 result, _ = self._solve('', self._jog.point)
@@ -424,13 +428,15 @@ class ArmSession:
         point = self._jog.step(self.period, self._clock())
         if point is None:
             return ()
-        result, logs = self._solve('', point)
+        result, logs = self._solve_jog_point(point)
         if result.rejected:  # too far to solve: the jog ends where the arm is
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
         self._jog.put_back(self.solver.geometry.tip_position(result.readings),
                            sliding=not result.reachable)
+        if self._jog.pitch is not None:
+            self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
         self._jog_result = result
         self._motion.aim(result.readings)
@@ -438,6 +444,34 @@ class ArmSession:
             logs += (LogLine('info', 'jogging: sliding along the boundary: '
                              + self.describe(result)),)
         return logs
+
+    def _commanded_pitch(self) -> Optional[float]:
+        """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
+        model = getattr(self.solver.geometry, 'model', None)
+        if model is None or not model.has_pitch:
+            return None
+        last = self._jog_result or self._last_result
+        if last is not None and math.isfinite(getattr(last, 'approach_pitch', math.nan)):
+            return last.approach_pitch
+        return self.solver.approach_pitch
+
+    def _solve_jog_point(self, point):
+        """Solve the jog's point; a desktop arm holds the jog's approach, turned by the twist."""
+        if self._jog.pitch is None:
+            return self._solve('', point)
+        geometry = self.solver.geometry
+        commanded = self._previous or self._motion.stream.last_command or self._motion.initial
+        plane = geometry.pair_plane(commanded)
+        angular, period = self._jog.angular, self.period
+        pitch = math.remainder(self._jog.pitch + dot(angular, plane.normal) * period, math.tau)
+        previous = list(commanded)
+        roll = geometry.model.indices[4]
+        if roll is not None:
+            approach = [math.cos(pitch) * u + math.sin(pitch) * v
+                        for u, v in zip(plane.u_axis, plane.v_axis)]
+            previous[roll] += geometry.model.directions[roll] * dot(angular, approach) * period
+        result = self.solver.solve('', *point, previous, None, approach_pitch=pitch)
+        return result, ()
 
     def jog_values(self) -> Tuple[Tuple[str, str], ...]:
         """Return the ``ik_status`` values about jogging."""

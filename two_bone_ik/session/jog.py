@@ -6,6 +6,10 @@ commanded to it. When the arm cannot follow (the point leaves the workspace, or 
 limits stop it), the point is put back where the commanded tip is, so it slides along the
 boundary with the velocity's component along it instead of running away or stopping dead.
 Twists stop: after ``twist_timeout`` seconds without one the jog ends where the point is.
+
+On a desktop arm the angular velocity turns the approach: its component about the arm's
+sideways axis (the normal of the plane its yaw turns the pair into) turns the approach pitch the
+jog holds, and, with a roll joint, its component along the approach turns the roll.
 """
 
 import math
@@ -41,6 +45,10 @@ class Jog:
         self.timeout = float(timeout)
         self.point: Optional[Vector3] = None
         self.velocity: Vector3 = (0.0, 0.0, 0.0)
+        #: Angular velocity, rad/s in base_frame (turns a desktop arm's approach).
+        self.angular: Vector3 = (0.0, 0.0, 0.0)
+        #: The approach pitch the jog holds, rad (a desktop arm with a pitch joint), or None.
+        self.pitch: Optional[float] = None
         self._last_twist = -math.inf
         #: Whether the last step had to put the point back on the boundary.
         self.sliding = False
@@ -50,12 +58,20 @@ class Jog:
         """Whether a jog is under way."""
         return self.point is not None
 
-    def twist(self, linear: Sequence[float], now: float, start: Vector3) -> None:
-        """Take a twist's linear velocity (m/s) at ``now``; a new jog starts at ``start``."""
+    def twist(self, linear: Sequence[float], now: float, start: Vector3,
+              angular: Sequence[float] = (0.0, 0.0, 0.0),
+              pitch: Optional[float] = None) -> None:
+        """Take a twist at ``now``: linear (m/s) and angular (rad/s) velocity in base_frame.
+
+        A new jog starts at ``start`` (m) and, for an arm with a wrist pitch, at approach pitch
+        ``pitch`` (rad).
+        """
         if self.point is None:
             self.point = tuple(float(c) for c in start)
+            self.pitch = pitch
             self.sliding = False
         self.velocity = tuple(float(v) for v in linear)
+        self.angular = tuple(float(v) for v in angular)
         self._last_twist = now
 
     def step(self, period: float, now: float) -> Optional[Vector3]:
@@ -76,5 +92,6 @@ class Jog:
     def stop(self) -> None:
         """End the jog (a target, ``~/stop`` or silence took over)."""
         self.point = None
-        self.velocity = (0.0, 0.0, 0.0)
+        self.pitch = None
+        self.velocity = self.angular = (0.0, 0.0, 0.0)
         self.sliding = False
