@@ -100,9 +100,11 @@ def test_the_gripper_has_the_published_travel_about_the_middle():
     assert CONFIG.gripper_joint == 'gripper'
     assert CONFIG.gripper_limits == pytest.approx(
         (-(upper - lower) / 2, (upper - lower) / 2), abs=1e-5)
-    # The sim of the written description moves it beside the arm's joints (sim:=true).
-    arm = simulated_arm(ArmConfig(base_frame='base_link'), WRITTEN_URDF, 'tool')
-    assert arm.joint_names == JOINTS and arm.extra_joints == ('gripper',)
+    # The sim of the written description moves it beside the arm's joints (sim:=true), and
+    # so does a sim given the params file alone (sim.launch.py params_file:=so101.yaml).
+    for arm in (simulated_arm(ArmConfig(base_frame='base_link'), WRITTEN_URDF, 'tool'),
+                simulated_arm(CONFIG)):
+        assert arm.joint_names == JOINTS and arm.extra_joints == ('gripper',)
 
 
 @functools.lru_cache()

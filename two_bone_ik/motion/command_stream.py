@@ -90,6 +90,7 @@ class CommandStream:
     def __init__(self, limits: MotionLimits, position_limits, rate: float,
                  initial_positions: Sequence[float]):
         self._limits = limits
+        self._planned = limits.limited  # asked per target: kept, not recomputed
         self._position_limits = tuple(tuple(pair) for pair in position_limits)
         self._rate = float(rate)
         self._pending_rate: Optional[float] = None
@@ -124,6 +125,7 @@ class CommandStream:
     def set_limits(self, limits: MotionLimits) -> None:
         """Use these motion limits from the next plan on (all infinite: steps again)."""
         self._limits = limits
+        self._planned = limits.limited
         if self._planner is not None:
             if limits.limited:
                 self._planner.set_limits(limits)
@@ -171,7 +173,7 @@ class CommandStream:
     @property
     def planned(self) -> bool:
         """Whether goals are planned and streamed (any motion limit finite)."""
-        return self._limits.limited
+        return self._planned
 
     @property
     def moving(self) -> bool:
@@ -220,7 +222,7 @@ class CommandStream:
             If the motion cannot be planned (nothing changes then).
         """
         goal = _floats(goal)
-        if not self._limits.limited:
+        if not self._planned:
             self._last = goal
             return Step(goal, 0.0, True)
         if self._planner is None:
@@ -243,7 +245,7 @@ class CommandStream:
             If the motion could not be planned.
         """
         planner = self._planner
-        if not self._limits.limited:
+        if not self._planned:
             return 0.0
         if planner is None:
             planner = self._planner_at(self._start_position())

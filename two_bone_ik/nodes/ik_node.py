@@ -89,6 +89,7 @@ class IkNode(SchemaNode):
         self._session = ArmSession(values, set(parameter_overrides(self)),
                                    trajectories=bool(values['trajectory_controller']))
         self._base_frame = values['base_frame']
+        self._clock = self.get_clock()
         self._status_name = self.get_fully_qualified_name()
         self._reachable_msgs = (Bool(data=False), Bool(data=True))
         # One reused message per publishing thread: the executor's and the pacer's.
@@ -99,6 +100,7 @@ class IkNode(SchemaNode):
         self.add_on_set_parameters_callback(self._check_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         self._marker_messages = (None, ())  # (arm number, its marker messages)
+        self._markers_unwatched = False  # the marker timer rests until something subscribes
         # Runs only while a picture is due and someone listens: every wake-up of the executor
         # costs the node CPU and its targets latency, even with nothing to publish.
         self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
@@ -266,7 +268,7 @@ class IkNode(SchemaNode):
         if self._joint_pub is not None:
             if len(joints.name) != len(command.names) or tuple(joints.name) != command.names:
                 joints.name = list(command.names)
-            joints.header.stamp = self.get_clock().now().to_msg()
+            joints.header.stamp = self._clock.now().to_msg()
             joints.position = position
             joints.velocity = [] if command.velocity is None else list(command.velocity)
             self._joint_pub.publish(joints)
@@ -290,8 +292,8 @@ class IkNode(SchemaNode):
         return super().destroy_node()
 
     def _publish_diagnostics(self) -> None:
-        if (self._session.picture_due and self._marker_timer.is_canceled()
-                and self._marker_pub.get_subscription_count()):
+        if self._markers_unwatched and self._marker_pub.get_subscription_count():
+            self._markers_unwatched = False
             self._marker_timer.reset()  # a subscriber came for the picture
         outputs = [pub for pub in (self._joint_pub, self._position_pub, self._trajectory_pub)
                    if pub is not None]
@@ -307,11 +309,11 @@ class IkNode(SchemaNode):
     def _markers_due(self) -> None:
         """Publish the picture within one marker period, if someone listens.
 
-        The timer rests while no picture is due or nobody listens; the diagnostics timer wakes
-        it when a subscriber comes.
+        The timer rests while no picture is due, and while nobody listens (then this costs a
+        target nothing: the diagnostics timer wakes it when a subscriber comes).
         """
-        if (self._session.picture_due and self._marker_timer.is_canceled()
-                and self._marker_pub.get_subscription_count()):
+        if (not self._markers_unwatched and self._session.picture_due
+                and self._marker_timer.is_canceled()):
             self._marker_timer.reset()
 
     def _publish_markers(self) -> None:
@@ -320,7 +322,11 @@ class IkNode(SchemaNode):
         Without a subscriber nothing is built and the timer rests with the picture still due:
         the diagnostics timer wakes it when a subscriber comes.
         """
-        if not self._session.picture_due or not self._marker_pub.get_subscription_count():
+        if not self._session.picture_due:
+            self._marker_timer.cancel()
+            return
+        if not self._marker_pub.get_subscription_count():
+            self._markers_unwatched = True
             self._marker_timer.cancel()
             return
         picture = self._session.picture()

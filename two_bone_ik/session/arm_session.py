@@ -268,8 +268,9 @@ class ArmSession:
         ``orientation`` is the target's quaternion ``(x, y, z, w)``, used by a desktop arm with
         ``use_orientation`` (a planar arm ignores it).
         """
-        with self._jog_lock:
-            self._jog.stop()
+        if self._jog.active:
+            with self._jog_lock:
+                self._jog.stop()
         result, logs = self._solve(frame_id, (x, y, z), orientation)
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
