@@ -66,7 +66,7 @@ export MPLBACKEND := Agg
 
 PYTEST_ARGS ?=
 
-.PHONY: help venv test lint demo demo-table demo-closed-loop demo-urdf clean distclean
+.PHONY: help venv test lint demo demo-table demo-closed-loop demo-urdf demo-desktop clean distclean
 
 help:
 	@echo 'make test [ROS_DISTRO=jazzy|kilted]   run all tests (default distro: jazzy)'
@@ -107,7 +107,7 @@ lint: $(DEPS_STAMP)
 	$(VPY) -m flake8 two_bone_ik test demo launch bench setup.py
 
 # Each demo is its own target; add more to the list below.
-DEMOS := demo-table demo-closed-loop demo-urdf
+DEMOS := demo-table demo-closed-loop demo-urdf demo-desktop
 demo: $(DEMOS)
 
 demo-table: $(PKG_STAMP)
@@ -121,6 +121,11 @@ demo-closed-loop: $(PKG_STAMP)
 # ros2_control-style position controller topic with motion limits: a table, demo_urdf.png.
 demo-urdf: $(PKG_STAMP)
 	$(VPY) demo/urdf_arm_demo.py
+
+# A desktop arm (base yaw, the pair, wrist pitch and roll) picking points on a table in MuJoCo,
+# through the position controller topic with motion limits: a table, demo_desktop.png.
+demo-desktop: $(PKG_STAMP)
+	$(VPY) demo/desktop_pick_demo.py
 
 clean:
 	rm -rf build/lib build/bdist.* two_bone_ik.egg-info .pytest_cache .hypothesis

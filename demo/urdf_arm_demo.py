@@ -36,8 +36,8 @@ sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process
 from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
-from ros_harness import isolate_ros_domain, NodeProcess, RosProbe  # noqa: E402,I100
-from ros_harness import stop_processes, WaitTimeout, write_params  # noqa: E402
+from ros_harness import drive_nodes, ik_and_sim, isolate_ros_domain  # noqa: E402,I100
+from ros_harness import write_params  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402
 
@@ -76,33 +76,18 @@ def run(output):
     print(f'arm from demo/demo_arm.urdf: {geometry.describe()}; driven through '
           f'{CONTROLLER}/commands with motion limits, MuJoCo standing in for the controller '
           f'(ROS_DOMAIN_ID={domain_id}, localhost only)', flush=True)
-    failures = []
     with tempfile.TemporaryDirectory() as log_dir:
         params = write_params(Path(log_dir) / 'demo_arm.yaml', {
             'robot_description': urdf, 'base_frame': 'base_link',
             'position_controller': CONTROLLER, 'max_joint_acceleration': ACCELERATION,
             'max_joint_jerk': JERK, 'command_rate': 100.0})
-        processes = {
-            'IK node': NodeProcess(
-                'two_bone_ik', params_file=params, domain_id=domain_id, log_dir=log_dir,
-                ros_args=['-r', f'__ns:={NAMESPACE}', '-r', 'joint_commands:=streamed_commands'],
-                name='ik_node').start(),
-            'sim': NodeProcess(
-                'two_bone_ik.nodes.sim_node', domain_id=domain_id, log_dir=log_dir, name='sim',
-                ros_args=['-r', f'__ns:={NAMESPACE}', '-p', f'arm_params_file:={params}',
-                          '-p', f'position_controller:={CONTROLLER}']).start(),
-        }
-        probe = None
-        record = None
-        try:
-            probe = RosProbe(domain_id, 'urdf_arm_demo')
-            record = _drive(probe, geometry, processes)
-        except WaitTimeout as error:
-            failures.append(str(error))
-        finally:
-            if probe is not None:
-                probe.close()
-            failures += stop_processes(processes)
+        processes = ik_and_sim(
+            params, domain_id, log_dir, NAMESPACE,
+            ik_ros_args=['-r', 'joint_commands:=streamed_commands'],
+            sim_ros_args=['-p', f'position_controller:={CONTROLLER}'])
+        record, failures = drive_nodes(
+            processes, domain_id, lambda probe: _drive(probe, geometry, processes),
+            'urdf_arm_demo')
         if failures:
             print('demo FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
             return 1

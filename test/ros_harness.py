@@ -596,6 +596,50 @@ class RosProbe:
         self.close()
 
 
+def ik_and_sim(params, domain_id: int, log_dir, namespace: str, ik_ros_args: Sequence[str] = (),
+               sim_ros_args: Sequence[str] = ()) -> dict:
+    """Start the IK node and the MuJoCo sim of its arm, both from one params file.
+
+    The IK node takes ``params`` as its params file, the sim as its ``arm_params_file``; both
+    run in ``namespace``. Returns ``{'IK node': ..., 'sim': ...}`` (for :func:`drive_nodes`).
+    """
+    ns = ['-r', f'__ns:={namespace}']
+    return {
+        'IK node': NodeProcess('two_bone_ik', params_file=params, domain_id=domain_id,
+                               log_dir=log_dir, ros_args=[*ns, *ik_ros_args],
+                               name='ik_node').start(),
+        'sim': NodeProcess('two_bone_ik.nodes.sim_node', domain_id=domain_id, log_dir=log_dir,
+                           ros_args=[*ns, '-p', f'arm_params_file:={params}', *sim_ros_args],
+                           name='sim').start(),
+    }
+
+
+def drive_nodes(processes: Mapping[str, NodeProcess], domain_id: int,
+                drive: Callable[[RosProbe], Any], probe_name: str) -> tuple:
+    """Run ``drive(probe)`` while ``processes`` run, then stop them all (a demo's body).
+
+    Returns
+    -------
+    value
+        What ``drive`` returned; None if it timed out waiting.
+    failures : list of str
+        The timeout, then a line (and the output) per process that did not exit cleanly.
+    """
+    failures: List[str] = []
+    value = None
+    probe = None
+    try:
+        probe = RosProbe(domain_id, probe_name)
+        value = drive(probe)
+    except WaitTimeout as error:
+        failures.append(str(error))
+    finally:
+        if probe is not None:
+            probe.close()
+        failures += stop_processes(processes)
+    return value, failures
+
+
 def _parameter_msg(name: str, value: Any) -> ParameterMsg:
     if isinstance(value, tuple):
         value = list(value)

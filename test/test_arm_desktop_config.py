@@ -8,7 +8,8 @@ import pytest
 
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError
 from two_bone_ik.arm.desktop_config import (
-    arm_config_from_mapping, desktop_chain, desktop_geometry, DesktopConfig)
+    arm_config_from_mapping, desktop_chain, desktop_geometry, DesktopConfig, given_arm_values,
+    urdf_arm_options)
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.urdf_export import desktop_urdf
 
@@ -120,3 +121,20 @@ def test_from_a_mapping_by_the_number_of_joint_names():
     assert config.joint_lower_limits == (-math.inf,) * 4
     with pytest.raises(ArmConfigError, match='ros__parameters: expected a mapping'):
         DesktopConfig.from_mapping([1, 2])
+
+
+def test_declared_defaults_of_per_joint_and_shape_parameters_count_only_when_given():
+    # What a node declares: a planar pair's defaults for every parameter.
+    declared = {**ArmConfig().as_parameters(), 'arm_shape': '', 'tool_offset': [0.05, 0.0, 0.0],
+                'joint_names': ['a', 'b', 'c', 'd'], 'robot_description': ''}
+    values = given_arm_values(declared, {'joint_names', 'link_lengths'})
+    assert set(values) == {'link_lengths', 'joint_names', 'base_frame', 'elbow',
+                           'allow_elbow_flip', 'out_of_plane_tolerance', 'shoulder_position'}
+    config = arm_config_from_mapping(values)
+    assert config.plane == 'xz' and config.joint_zero_angles == (0.0,) * 4
+    given = given_arm_values({**declared, 'joint_lower_limits': [-1.0] * 4},
+                             {'joint_names', 'joint_lower_limits'})
+    assert arm_config_from_mapping(given).joint_lower_limits == (-1.0,) * 4
+    # An arm from a URDF: only its frame and the solving options.
+    assert urdf_arm_options({**declared, 'base_frame': 'desk', 'elbow': 'down'}) == ArmConfig(
+        base_frame='desk', elbow='down')

@@ -20,12 +20,13 @@ from ros_harness import RosProbe
 from ros_harness import write_params
 from sensor_msgs.msg import JointState
 
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.arm.urdf_import import arm_from_urdf
 from two_bone_ik.solver import elbow_position
 from two_bone_ik.solver import forward
-from urdf_arms import chain_tip, DESKTOP_5, RAISED_UP
+from urdf_arms import chain_tip, DESKTOP_5, DESKTOP_PARAMETERS, RAISED_UP
 
 SHIPPED = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
 #: The shipped default arm (0.30 + 0.25 m in the xy plane) with its joints freed, so the loop
@@ -298,6 +299,24 @@ def rrbot_loop(request, tmp_path_factory):
         assert process.returncode == 0, process.output()
 
 
+def wait_until_settled(probe, tips, goal, timeout=60.0):
+    """Return the tip_pose message with which the measured tip settled within 1 mm of ``goal``.
+
+    Settled: SETTLED_SAMPLES consecutive tip_pose messages, from now on, within TOLERANCE.
+    """
+    first = len(tips)
+
+    def settled():
+        run = 0
+        for msg in tips.messages[first:]:
+            p = msg.pose.position
+            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
+            if run >= SETTLED_SAMPLES:
+                return msg
+        return None
+    return probe.spin_until(settled, timeout, f'the tip at {goal}')
+
+
 def _rrbot_target(x, y, z):
     msg = PoseStamped()
     msg.header.frame_id = 'base_link'
@@ -322,17 +341,7 @@ def test_urdf_arm_tip_settles_on_the_target(rrbot_loop, readings):
     status = probe.publish_until(targets, _rrbot_target(*goal), answered, 30.0,
                                  'the IK node to answer the target')
     assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
-    first = len(tips)
-
-    def settled():
-        run = 0
-        for msg in tips.messages[first:]:
-            p = msg.pose.position
-            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
-            if run >= SETTLED_SAMPLES:
-                return msg
-        return None
-    tip = probe.spin_until(settled, 30.0, f'the tip at {goal}')
+    tip = wait_until_settled(probe, tips, goal)
     state = states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
     p = tip.pose.position
     np.testing.assert_allclose(
@@ -350,17 +359,36 @@ def _about_point(status, goal):
     return values.get('target_distance') == f'{math.hypot(u, v):.6f}'
 
 
-@pytest.fixture(scope='module')
-def desktop_loop(tmp_path_factory):
-    """IK node and sim for a 5-joint desktop arm's URDF, through the trajectory controller."""
+#: A desktop arm's two descriptions, for the IK node and the sim alike: (parameters of the
+#: IK node's params file, the sim's controller input, the tool point at readings).
+DESKTOP_SOURCES = {
+    # A base yaw, the pair, a wrist pitch and roll in a URDF, through the trajectory controller.
+    'urdf': ({'robot_description': DESKTOP_5, 'base_frame': 'base_link', 'tip_frame': 'tool',
+              'publish_joint_commands': False, 'trajectory_controller': 'jtc'},
+             ['-p', 'trajectory_controller:=jtc'],
+             lambda readings: chain_tip(DESKTOP_5, 'base_link', 'tool', dict(zip(
+                 ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint'),
+                 readings)))),
+    # The same shape by parameters only (the sim writes its URDF), through the position
+    # controller; no viscous damping in the sim, which would slow the light hand's roll loop.
+    'parameters': ({**DESKTOP_PARAMETERS, 'publish_joint_commands': False,
+                    'position_controller': 'fpc'},
+                   ['-p', 'position_controller:=fpc', '-p', 'joint_damping:=0.0'],
+                   desktop_geometry(DesktopConfig.from_mapping(DESKTOP_PARAMETERS))
+                   .tool_position),
+}
+
+
+@pytest.fixture(scope='module', params=list(DESKTOP_SOURCES))
+def desktop_loop(request, tmp_path_factory):
+    """IK node and sim for a 5-joint desktop arm, one params file for both (see the sources)."""
     domain = isolate_ros_domain()
     log_dir = tmp_path_factory.mktemp('desktop_loop')
+    arm, sim_extra, tool = DESKTOP_SOURCES[request.param]
     params = write_params(log_dir / 'desktop.yaml', {
-        'robot_description': DESKTOP_5, 'base_frame': 'base_link', 'tip_frame': 'tool',
-        'publish_joint_commands': False, 'trajectory_controller': 'jtc',
-        'max_joint_acceleration': [6.0] * 5, 'max_joint_jerk': [60.0] * 5})
+        **arm, 'max_joint_acceleration': [6.0] * 5, 'max_joint_jerk': [60.0] * 5})
     sim_args = ['-r', '__ns:=/desktop', '-p', f'arm_params_file:={params}',
-                '-p', 'real_time_factor:=2.0', '-p', 'trajectory_controller:=jtc']
+                '-p', 'real_time_factor:=2.0'] + sim_extra
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/desktop'],
                      domain_id=domain, log_dir=log_dir, name='ik') as ik, \
             NodeProcess('two_bone_ik.nodes.sim_node', ros_args=sim_args, domain_id=domain,
@@ -368,42 +396,38 @@ def desktop_loop(tmp_path_factory):
             RosProbe(domain, 'desktop_probe') as probe:
         targets = probe.publisher(PoseStamped, '/desktop/target_pose')
         tips = probe.collect(PoseStamped, '/desktop/tip_pose')
+        states = probe.collect(JointState, '/desktop/joint_states')
         statuses = probe.collect(DiagnosticStatus, '/desktop/ik_status')
         probe.wait_for_subscribers(targets)
-        for collector in (tips, statuses):
+        for collector in (tips, states, statuses):
             probe.wait_for_publishers(collector)
         diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         diagnostics.wait_for(lambda array: any(
             s.name == '/desktop/two_bone_ik: motion' and s.level == DiagnosticStatus.OK
             for s in array.status), timeout=30.0)
         probe.node.destroy_subscription(diagnostics.subscription)
-        yield probe, targets, tips, statuses, (ik, sim)
+        yield probe, targets, tips, states, statuses, (arm['base_frame'], tool), (ik, sim)
     for process in (ik, sim):
         assert process.returncode == 0, process.output()
 
 
 @pytest.mark.parametrize('readings', [(1.8, 0.6, 0.4, 0.2, 0.7), (-0.6, 0.5, 0.6, 0.2, -0.3)])
 def test_desktop_arm_tool_point_settles_on_the_target(desktop_loop, readings):
-    # A base yaw, the pair, a wrist pitch and roll, simulated from their URDF: the measured
-    # tool point settles within 1 mm of a target the URDF's kinematics says the arm reaches.
-    probe, targets, tips, statuses, processes = desktop_loop
-    joints = ('yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint', 'roll_joint')
-    goal = chain_tip(DESKTOP_5, 'base_link', 'tool', dict(zip(joints, readings)))
+    # The measured tool point settles within 1 mm of a target the arm's own kinematics (its
+    # URDF's, or its parameters') says it reaches, and it is that kinematics at the measured
+    # joints.
+    probe, targets, tips, states, statuses, (frame, tool), processes = desktop_loop
+    goal = tool(readings)
+    target = _rrbot_target(*goal)
+    target.header.frame_id = frame
     start = len(statuses)
     status = probe.publish_until(  # this test alone sends targets: the next answer is ours
-        targets, _rrbot_target(*goal),
+        targets, target,
         lambda: statuses.messages[start] if len(statuses) > start else None,
         30.0, 'the IK node to answer the target')
     assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
-    first = len(tips)
-
-    def settled():
-        run = 0
-        for msg in tips.messages[first:]:
-            p = msg.pose.position
-            run = run + 1 if math.dist((p.x, p.y, p.z), goal) < TOLERANCE else 0
-            if run >= SETTLED_SAMPLES:
-                return msg
-        return None
-    probe.spin_until(settled, 60.0, f'the tool point at {goal}')
+    tip = wait_until_settled(probe, tips, goal)
+    state = states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
+    p = tip.pose.position
+    np.testing.assert_allclose((p.x, p.y, p.z), tool(state.position[:5]), atol=1e-9)
     assert all(process.returncode is None for process in processes)

@@ -24,11 +24,13 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.solver import forward
-from urdf_arms import chain_tip, HANGING_LEG, YAW_PAIR_PITCH, YAW_PAIR_PITCH_ROLL_GRIPPER
+from urdf_arms import chain_tip, DESKTOP_PARAMETERS, HANGING_LEG, YAW_PAIR_PITCH
+from urdf_arms import YAW_PAIR_PITCH_ROLL_GRIPPER
 
 MODULE = 'two_bone_ik.nodes.sim_node'
 DEFAULT_PARAMS = REPO_ROOT / 'config' / 'two_bone_ik.yaml'
@@ -597,8 +599,10 @@ def test_a_five_joint_arm_and_its_gripper_through_every_input(tmp_path, own_doma
 
 
 def test_a_four_joint_arm_starts_at_zero_and_reports_on_diagnostics(tmp_path, own_domain):
+    # A lower limit for each joint of the URDF's chain narrows the URDF's (the yaw's).
     with _sim_of(tmp_path, own_domain, 'four_sim', robot_description=YAW_PAIR_PITCH,
-                 base_frame='table', tip_frame='tool') as (node, probe):
+                 base_frame='table', tip_frame='tool',
+                 joint_lower_limits=[-0.4, -math.inf, -math.inf, -math.inf]) as (node, probe):
         diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         arm = Arm(node, probe)
         state = arm.states.messages[0]
@@ -608,7 +612,7 @@ def test_a_four_joint_arm_starts_at_zero_and_reports_on_diagnostics(tmp_path, ow
         tip, expected = _tip_of(arm, state, YAW_PAIR_PITCH, 'table')
         np.testing.assert_allclose(tip, expected, atol=1e-9)
         arm.send(['wrist_pitch', 'base_yaw'], [1.0, -0.5])
-        state = arm.wait_at((-0.5, 0.0, 0.0, 1.0))
+        state = arm.wait_at((-0.4, 0.0, 0.0, 1.0))
         tip, expected = _tip_of(arm, state, YAW_PAIR_PITCH, 'table')
         np.testing.assert_allclose(tip, expected, atol=1e-9)
 
@@ -621,6 +625,40 @@ def test_a_four_joint_arm_starts_at_zero_and_reports_on_diagnostics(tmp_path, ow
         values = {kv.key: kv.value for kv in status.values}
         assert values['joints'] == 'base_yaw, shoulder, elbow, wrist_pitch'
         assert values['commands_accepted'] == '1' and values['messages_refused'] == '0'
+
+
+def test_a_desktop_arm_from_the_ik_nodes_parameters(tmp_path, own_domain):
+    # The IK node's params file describes a desktop arm by parameters (5 joint names, shape,
+    # tool offset; no plane and no URDF): the sim writes its URDF and simulates it, and the
+    # tool point is the parameters' own arm at the measured readings.
+    params = write_params(tmp_path / 'desktop.yaml', DESKTOP_PARAMETERS)
+    ros_args = ['-p', f'arm_params_file:={params}', '-p', 'real_time_factor:=2.0',
+                '-p', 'position_controller:=arm_position', '-p', 'joint_damping:=0.0',
+                '-p', 'initial_positions:=[0.3, 0.2, 0.4, -0.5, 0.6]']
+    geometry = desktop_geometry(DesktopConfig.from_mapping(DESKTOP_PARAMETERS))
+    with NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,
+                     name='desktop_sim') as node, RosProbe(own_domain, 'desktop_probe') as probe:
+        arm = Arm(node, probe)
+        state = arm.states.messages[0]
+        assert list(state.name) == DESKTOP_PARAMETERS['joint_names']
+        assert state.header.frame_id == 'desk'
+        assert "arm from its parameters: yaw + pair + pitch + roll arm in 'desk'" in node.stderr
+        commands = arm.publisher(Float64MultiArray, '/arm_position/commands')
+        target = (-1.0, 0.5, 1.2, -1.0, 2.0)
+        start = len(arm.states)
+        arm.probe.publish_until(commands, Float64MultiArray(data=list(target)),
+                                _moved_from(arm, start, state.position))
+        state = arm.wait_at(target)
+        tip = arm.tips.wait_for(lambda m: m.header.stamp == state.header.stamp)
+        p = tip.pose.position
+        np.testing.assert_allclose((p.x, p.y, p.z), geometry.tool_position(state.position),
+                                   atol=1e-9)
+        assert tip.header.frame_id == 'desk'
+        # The parameters' limits hold: beyond them, the arm stops on them.
+        arm.send(['turn', 'twist'], [3.5, -3.5])
+        arm.wait_at((2.8, 0.5, 1.2, -1.0, -2.9))
+        assert node.interrupt() == 0
+    assert 'Traceback' not in node.stderr, node.output()
 
 
 def test_initial_positions_of_another_length_exit_with_one_line(tmp_path, own_domain):

@@ -1,5 +1,6 @@
 """Tests of two_bone_ik.sim: the ROS-free MuJoCo arm."""
 
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -135,7 +136,9 @@ def test_limits_hold_against_a_push():
 
 
 def test_continuous_joint_takes_the_short_way_round():
-    sim = ArmSim(DEFAULT_ARM, initial_positions=(3.0, 0.0))
+    free = dataclasses.replace(DEFAULT_ARM, joint_lower_limits=(-math.inf, -math.inf),
+                               joint_upper_limits=(math.inf, math.inf))
+    sim = ArmSim(free, initial_positions=(3.0, 0.0))
     sim.command((-3.0, 0.0))  # 0.28 rad further on, not 6 rad back
     assert sim.targets[0] == pytest.approx(2.0 * math.pi - 3.0)
     low = math.inf

@@ -5,11 +5,13 @@ import math
 import numpy as np
 import pytest
 
-from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.config import ArmConfig, ArmConfigError
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.urdf_import import arm_from_urdf, UrdfError
 from two_bone_ik.sim.arm_sim import ArmSim, SimError
-from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
-from urdf_arms import chain_tip, HANGING_LEG, joint_xml, link_xml, OFFSET_ZEROS, robot_xml
+from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm, urdf_simulated_arm
+from urdf_arms import chain_tip, DESKTOP_PARAMETERS, HANGING_LEG, joint_xml, link_xml
+from urdf_arms import OFFSET_ZEROS, robot_xml
 from urdf_arms import YAW_PAIR_PITCH, YAW_PAIR_PITCH_ROLL_GRIPPER
 
 FOUR = ('base_yaw', 'shoulder', 'elbow', 'wrist_pitch')
@@ -72,7 +74,8 @@ def _chain_of(count, kind='revolute'):
 @pytest.mark.parametrize('urdf, base, tip, limits, message', [
     (_chain_of(1), 'l0', 'l1', {}, 'the chain from l0 to l1 has 1 movable joint(s) (j0); 2 to 5'),
     (_chain_of(6), 'l0', 'l6', {}, 'has 6 movable joint(s) (j0, j1, j2, j3, j4, j5); 2 to 5'),
-    (_chain_of(3, 'prismatic'), 'l0', 'l3', {}, "joint 'j0' (prismatic) is on the chain"),
+    (_chain_of(3, 'prismatic'), 'l0', 'l3', {},
+     "joint 'j0' (prismatic, l0 -> l1) is on the chain from l0 to l3"),
     (_two_ends(), 'base_link', '', {}, "base_frame 'base_link' has 2 end links below it (b, c)"),
     (_chain_of(4), 'l0', 'nowhere', {}, "tip_frame: 'nowhere' is not a link"),
     (_chain_of(4), 'l2', 'l1', {}, "tip_frame: 'l1' is not below base_frame 'l2'"),
@@ -81,7 +84,8 @@ def _chain_of(count, kind='revolute'):
      'them unlimited'),
     ('<robot name="x"', 'l0', 'l1', {}, 'robot_description: not valid XML'),
     (_chain_of(2)[:-len('</robot>')] + joint_xml('back', 'fixed', 'l2', 'l1') + '</robot>',
-     'l0', 'l2', {}, "robot_description: the joints above 'l2' form a loop (back, j1)"),
+     'l0', 'l2', {}, "robot_description: link 'l1' is the child of two joints, 'j0' and "
+     "'back'; a URDF is a tree"),
 ])
 def test_arms_that_cannot_be_simulated_are_refused_in_one_line(urdf, base, tip, limits, message):
     with pytest.raises(UrdfError, match='^[^\n]*$') as error:
@@ -145,3 +149,57 @@ def test_initial_positions_need_one_finite_angle_per_arm_joint(initial):
     with pytest.raises(SimError, match='^initial_positions: expected 5 finite angles .one per '
                        'joint: yaw, shoulder, elbow, wrist_pitch, wrist_roll.'):
         ArmSim(_arm(YAW_PAIR_PITCH_ROLL_GRIPPER), initial_positions=initial)
+
+
+# -- a desktop arm from its parameters (no URDF) ----------------------------------------------
+
+DESKTOP_CONFIG = DesktopConfig.from_mapping(DESKTOP_PARAMETERS)
+
+
+def test_a_desktop_arm_from_parameters_is_simulated_from_its_generated_urdf():
+    config = DESKTOP_CONFIG
+    arm = simulated_arm(config)
+    assert arm.joint_names == config.joint_names
+    assert (arm.base_frame, arm.tip_frame, arm.extra_joints) == ('desk', 'tool', ())
+    assert arm.summary == desktop_geometry(config).describe()
+    assert arm.summary.startswith("yaw + pair + pitch + roll arm in 'desk'")
+    # No viscous damping: the light hand's position loop (gains scaled by its inertia about
+    # the roll axis) would be slowed down by the default's more than the others.
+    sim = ArmSim(arm, timestep=0.001, joint_damping=0.0,
+                 initial_positions=(0.3, 0.2, 0.4, -0.5, 0.6))
+    # The parameters' limits are the simulated joints' ranges.
+    assert sim.joint_ranges[:5] == tuple(zip(config.joint_lower_limits,
+                                             config.joint_upper_limits))
+    geometry = desktop_geometry(config)
+    np.testing.assert_allclose(sim.tip_position, geometry.tool_position(sim.positions),
+                               atol=1e-9)
+    for pose in ((-1.0, 0.5, 1.2, -1.0, 2.0), (2.0, -0.4, -0.8, 1.2, -1.5)):
+        sim.command(pose)
+        assert sim.settle(tolerance=1e-6, timeout=10.0)
+        np.testing.assert_allclose(sim.positions, pose, atol=1e-6)
+        # The tool point is the parameters' own arm (the IK node's) at the measured readings.
+        np.testing.assert_allclose(sim.tip_position, geometry.tool_position(sim.positions),
+                                   atol=1e-9)
+
+
+def test_a_three_joint_desktop_arm_from_parameters():
+    config = DesktopConfig(joint_names=('yaw', 'shoulder', 'elbow'), arm_shape='yaw + pair',
+                           link_lengths=(0.2, 0.15), shoulder_position=(0.02, 0.0, 0.05))
+    sim = ArmSim(config, initial_positions=(0.5, 0.3, -0.6))  # simulated_arm(config) for it
+    assert sim.arm == simulated_arm(config)
+    assert sim.joint_names == ('yaw', 'shoulder', 'elbow')
+    assert all(r is None for r in sim.joint_ranges)  # unlimited: continuous
+    np.testing.assert_allclose(sim.tip_position,
+                               desktop_geometry(config).tool_position((0.5, 0.3, -0.6)),
+                               atol=1e-9)
+
+
+def test_limits_for_a_urdf_arm_come_one_per_joint_of_its_chain_and_are_checked():
+    arm = urdf_simulated_arm(YAW_PAIR_PITCH, 'table', 'tool', (-1.0, -math.inf, -1.0, -0.5),
+                             (1.0, math.inf, 2.0, 0.5))
+    assert arm.lower_limits == (-1.0, -math.inf, -1.0, -0.5)
+    assert ArmSim(arm).joint_ranges[:4] == ((-1.0, 1.0), (-1.6, 1.6), (-1.0, 2.0), (-0.5, 0.5))
+    with pytest.raises(ArmConfigError, match='^joint_lower_limits: elbow lower limit 2.0 is '
+                       r'above its upper limit 1.0 \(joint_upper_limits\)$'):
+        urdf_simulated_arm(YAW_PAIR_PITCH, 'table', 'tool', (-1.0, -1.0, 2.0, -1.0),
+                           (1.0, 1.0, 1.0, 1.0))

@@ -281,6 +281,16 @@ OFFSET_ZEROS = robot_xml(
 
 # -- desktop arms: yaw + pair + pitch + roll, random and fixed -----------------------------
 
+#: A desktop arm described by parameters only (no URDF), as the IK node's params file gives it:
+#: the shoulder off the yaw axis and the plane aside, kinked zero poses, a reversed axis, limits,
+#: the tool point off the roll axis. No ``plane``: a desktop arm's default (xz) applies.
+DESKTOP_PARAMETERS = {
+    'joint_names': ['turn', 'lift', 'bend', 'tilt', 'twist'], 'base_frame': 'desk',
+    'link_lengths': [0.15, 0.14], 'shoulder_position': [0.02, 0.01, 0.09],
+    'joint_zero_angles': [0.0, 1.36, -1.36, 0.0, 0.0], 'joint_directions': [1, 1, -1, 1, 1],
+    'joint_lower_limits': [-2.8, -1.8, -1.6, -1.9, -2.9],
+    'joint_upper_limits': [2.8, 1.8, 2.4, 1.9, 2.9], 'tool_offset': [0.1, 0.006, 0.0]}
+
 #: The moving joints of each desktop shape, in chain order.
 DESKTOP_JOINTS = {
     'yaw + pair': ('yaw', 'shoulder', 'elbow'),

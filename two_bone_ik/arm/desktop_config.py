@@ -33,7 +33,7 @@ arm; :func:`desktop_geometry` reads it back through the desktop shape reader.
 
 from dataclasses import dataclass
 import math
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Collection, Mapping, Optional, Tuple, Union
 
 from two_bone_ik.arm.chain import ChainJoint, KinematicChain, rpy_of
 from two_bone_ik.arm.config import (
@@ -49,6 +49,10 @@ from two_bone_ik.solver.desktop_model import (
 #: Names of the node parameters a desktop arm reads, in declaration order.
 DESKTOP_PARAMETER_NAMES = PARAMETER_NAMES + (
     'arm_shape', 'tool_offset', 'use_orientation', 'approach_pitch')
+
+#: Parameters a node passes on only when given (see :func:`given_arm_values`).
+GIVEN_ONLY = ('joint_zero_angles', 'joint_directions', 'joint_lower_limits',
+              'joint_upper_limits', 'plane', 'arm_shape', 'tool_offset')
 
 #: The shape of each joint count when ``arm_shape`` is empty (3 joints need it).
 DEFAULT_SHAPES = {4: YAW_PAIR_PITCH, 5: YAW_PAIR_PITCH_ROLL}
@@ -227,6 +231,40 @@ def arm_config_from_mapping(values: Mapping[str, Any]) -> Union[ArmConfig, Deskt
                          and len(names) == 2):
         return ArmConfig.from_mapping(values)
     return DesktopConfig.from_mapping(values)
+
+
+def given_arm_values(values: Mapping[str, Any], given: Collection[str]) -> dict:
+    """Return the arm parameters of ``values``, those of :data:`GIVEN_ONLY` only when given.
+
+    A node declares the per-joint and shape parameters with a planar pair's defaults (two
+    values, plane ``xy``, no shape); an arm of N joints takes N zeros, +1s and open sides, and a
+    desktop arm plane ``xz``, instead, unless they are given.
+
+    Parameters
+    ----------
+    values : mapping
+        Parameter values by name (others than the arm's are dropped).
+    given : collection of str
+        The names given explicitly (params file, command line), not declared defaults.
+    """
+    return {name: value for name, value in values.items()
+            if name in DESKTOP_PARAMETER_NAMES and (name in given or name not in GIVEN_ONLY)}
+
+
+def urdf_arm_options(values: Mapping[str, Any]) -> ArmConfig:
+    """Return the config of an arm whose geometry comes from a URDF: its frame and options.
+
+    The geometry, the names and the per-joint parameters (:data:`GIVEN_ONLY`) stay at their
+    defaults: the URDF gives them (given joint limits narrow the URDF's, one per joint).
+
+    Raises
+    ------
+    ArmConfigError
+        If ``base_frame`` or a solving option is invalid.
+    """
+    return ArmConfig.from_mapping({
+        name: value for name, value in values.items()
+        if name in PARAMETER_NAMES and name not in GIVEN_ONLY + ('joint_names', 'link_lengths')})
 
 
 def desktop_chain(config: DesktopConfig) -> KinematicChain:

@@ -408,7 +408,20 @@ def chain_from_urdf(text: str, base_frame: str, tip_frame: str = '') -> Kinemati
     UrdfError
         If the description cannot be read or holds a joint the chain cannot have.
     """
-    robot = parse_urdf(text)
+    return robot_chain(parse_urdf(text), base_frame, tip_frame)
+
+
+def robot_chain(robot, base_frame: str, tip_frame: str = '') -> KinematicChain:
+    """Return the chain ``base_frame`` -> ``tip_frame`` of a robot :func:`parse_urdf` read.
+
+    What :func:`chain_from_urdf` does after parsing, for a caller that also reads the rest of
+    the tree (the sim finds the joints off the chain in it).
+
+    Raises
+    ------
+    UrdfError
+        As :func:`chain_from_urdf`.
+    """
     chain = _chain(robot, base_frame, tip_frame)
     tip_frame = chain[-1].child if chain else base_frame
     joints = []

@@ -24,11 +24,13 @@ Trajectory times (``time_from_start``) are simulated seconds; a nonzero ``header
 time of the node's clock, mapped onto the simulated time at reception.
 
 The arm comes from the same parameters as the IK node's (``link_lengths``, ``joint_names``,
-``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``, or
-``robot_description`` and ``tip_frame``: see :mod:`two_bone_ik.sim.simulated_arm`). Their
-defaults are read from ``arm_params_file`` when it is set (the IK node's params file: the section
-that ``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both
-nodes; a parameter given explicitly overrides the file.
+``base_frame``, ``plane``, ``joint_lower_limits``, ``joint_upper_limits``, ..., for a desktop arm
+of 3 to 5 ``joint_names`` also ``arm_shape`` and ``tool_offset``; or ``robot_description`` and
+``tip_frame``: see :mod:`two_bone_ik.sim.simulated_arm`), read as the IK node reads them: the
+per-joint and shape parameters count only when given. Their defaults are read from
+``arm_params_file`` when it is set (the IK node's params file: the section that
+``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both nodes; a
+parameter given explicitly overrides the file.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_sim --ros-args -p
 arm_params_file:=config/two_bone_ik.yaml`` or ``python -m two_bone_ik.nodes.sim_node ...``.
@@ -44,17 +46,19 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
-from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping, given_arm_values
+from two_bone_ik.arm.desktop_config import urdf_arm_options
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.arm.urdf_import import UrdfError
+from two_bone_ik.config_error import ConfigError
 from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
-from two_bone_ik.nodes.parameters import ParameterError, SchemaNode, warn_unknown_overrides
-from two_bone_ik.sim.arm_sim import ArmSim, SimError
+from two_bone_ik.nodes.parameters import DOUBLE, DOUBLES, parameter_overrides, ParameterError
+from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
+from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import SimSession
-from two_bone_ik.sim.simulated_arm import simulated_arm
+from two_bone_ik.sim.simulated_arm import simulated_arm, urdf_simulated_arm
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 
 NODE_NAME = 'two_bone_ik_sim'
@@ -72,6 +76,39 @@ INITIAL_POSITIONS = 'initial_positions'
 def _seconds(duration) -> float:
     """Return a ``builtin_interfaces`` Duration or Time as seconds."""
     return duration.sec + 1e-9 * duration.nanosec
+
+
+def _arm_parameters(values, given):
+    """Check the arm parameters ``values`` (``given``: the names not left at their defaults).
+
+    Returns
+    -------
+    config : ArmConfig or DesktopConfig
+        Without a ``robot_description``, the arm's (a planar pair's or a desktop arm's, see
+        :func:`~two_bone_ik.arm.desktop_config.arm_config_from_mapping`); with one, that of its
+        frame (:func:`~two_bone_ik.arm.desktop_config.urdf_arm_options`).
+    arm : dict
+        The values the arm takes (:func:`~two_bone_ik.arm.desktop_config.given_arm_values`).
+
+    Raises
+    ------
+    ConfigError
+        If a value is invalid; the message starts with its name.
+    """
+    arm = given_arm_values(values, given)
+    if values.get('robot_description'):
+        return urdf_arm_options(arm), arm
+    return arm_config_from_mapping(arm), arm
+
+
+def _declarable(values):
+    """Return ``values`` with numbers made floats where the parameter is a double (YAML ints)."""
+    doubles = {spec.name for spec in ARM_PARAMETERS if spec.type_ in (DOUBLE, DOUBLES)}
+
+    def double(value):
+        return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+    return {name: ([double(v) for v in value] if isinstance(value, list) else double(value))
+            if name in doubles else value for name, value in values.items()}
 
 
 def _trajectory_point(point) -> TrajectoryPoint:
@@ -99,9 +136,8 @@ class SimNode(SchemaNode):
         super().__init__(NODE_NAME, **kwargs)
         settings = self.declare_schema(
             spec for spec in SIM_PARAMETERS if spec.name != INITIAL_POSITIONS)
-        config, description, tip_frame = self._declare_arm(settings['arm_params_file'])
         try:
-            arm = simulated_arm(config, description, tip_frame)
+            arm, from_urdf = self._declare_arm(settings['arm_params_file'])
             initial = self.declare_schema(
                 [spec for spec in SIM_PARAMETERS if spec.name == INITIAL_POSITIONS],
                 {INITIAL_POSITIONS: [0.0] * len(arm.joint_names)})[INITIAL_POSITIONS]
@@ -111,7 +147,7 @@ class SimNode(SchemaNode):
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
                 initial_positions=initial)
-        except (SimError, UrdfError) as error:
+        except ConfigError as error:  # SimError, UrdfError, ArmConfigError, ...
             raise ParameterError(str(error)) from None
         self._session = SimSession(sim, settings['real_time_factor'])
         self._clock = self.get_clock()
@@ -143,9 +179,9 @@ class SimNode(SchemaNode):
         self._trajectory_topic = trajectory_sub.topic_name if trajectory_sub else ''
         # The IK node's own parameters may come along in a shared params file.
         warn_unknown_overrides(self, also_known=names(ik_parameters()))
-        self._log_ready(settings, description, [sub.topic_name for sub in subscriptions])
+        self._log_ready(settings, from_urdf, [sub.topic_name for sub in subscriptions])
 
-    def _log_ready(self, settings, description: str, inputs) -> None:
+    def _log_ready(self, settings, from_urdf: bool, inputs) -> None:
         sim = self._session.sim
         arm = sim.arm
         kp = ', '.join(f'{v:.6g}' for v in sim.kp)
@@ -153,7 +189,7 @@ class SimNode(SchemaNode):
         extra = (f" (and off the chain: {', '.join(arm.extra_joints)})"
                  if arm.extra_joints else '')
         self.get_logger().info(
-            f"ready: arm from {'its URDF' if description else 'its parameters'}: {arm.summary}, "
+            f"ready: arm from {'its URDF' if from_urdf else 'its parameters'}: {arm.summary}, "
             f"joints {', '.join(arm.joint_names)}{extra}; kp [{kp}] N m/rad, kv [{kv}] "
             f"N m s/rad, gravity {'compensated' if settings['gravity_compensation'] else 'acting'}"
             f", step {sim.timestep:g} s, {settings['real_time_factor']:g}x real time; commands "
@@ -164,10 +200,15 @@ class SimNode(SchemaNode):
     def _declare_arm(self, params_file: str):
         """Declare the arm parameters, their defaults read from ``params_file`` if set.
 
-        Returns ``(config, robot_description, tip_frame)``.
+        Returns ``(arm, from_urdf)``: the :class:`SimulatedArm`, and whether it comes from a
+        ``robot_description``.
+
+        Raises
+        ------
+        ConfigError
+            If the file or a parameter is invalid, or the arm cannot be simulated.
         """
-        defaults = ArmConfig().as_parameters()
-        defaults.update(robot_description='', tip_frame='')
+        in_file = {}
         if params_file:
             namespace = self.get_namespace().rstrip('/')
             ik_node = f'{namespace}/{IK_NODE_NAME}'
@@ -175,14 +216,19 @@ class SimNode(SchemaNode):
                 found = parameters_for_node(params_file, ik_node)
                 if not found.matched_keys:
                     self.get_logger().warning(found.describe_unmatched(ik_node, [params_file]))
-                defaults.update(ArmConfig.from_mapping(found.values).as_parameters())
+                in_file = {name: value for name, value in found.values.items()
+                           if name in names(ARM_PARAMETERS)}
+                _arm_parameters(in_file, in_file)  # the file's own values, named as its
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
-            for name in ('robot_description', 'tip_frame'):
-                if isinstance(found.values.get(name), str):
-                    defaults[name] = found.values[name]
-        values = {**defaults, **self.declare_schema(ARM_PARAMETERS, defaults)}
-        return ArmConfig.from_mapping(values), values['robot_description'], values['tip_frame']
+        values = self.declare_schema(ARM_PARAMETERS, _declarable(in_file))
+        config, arm = _arm_parameters(values, set(in_file) | set(parameter_overrides(self)))
+        description = values['robot_description']
+        if description:
+            return urdf_simulated_arm(description, config.base_frame, values['tip_frame'],
+                                      arm.get('joint_lower_limits', ()),
+                                      arm.get('joint_upper_limits', ())), True
+        return simulated_arm(config), False
 
     def _controller_subscription(self, parameter, controller, topic, msg_type, callback, qos):
         """Subscribe ``<controller>/<topic>``, or return None if ``controller`` is empty."""

@@ -19,9 +19,9 @@ value per joint of its chain).
 
 from typing import Any, Callable, Collection, Mapping, Optional
 
-from two_bone_ik.arm.config import ArmConfig, PARAMETER_NAMES
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
 from two_bone_ik.arm.desktop_config import DESKTOP_PARAMETER_NAMES, DesktopConfig
+from two_bone_ik.arm.desktop_config import given_arm_values, urdf_arm_options
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.config_error import ConfigError
@@ -30,10 +30,6 @@ from two_bone_ik.target_solver import TargetSolver
 
 #: The arm's parameters (the planar ones, then the desktop arm's).
 ARM_PARAMETERS = DESKTOP_PARAMETER_NAMES
-
-#: Parameters passed on only when given (see the module docstring).
-WHEN_GIVEN = ('joint_zero_angles', 'joint_directions', 'joint_lower_limits',
-              'joint_upper_limits', 'plane', 'arm_shape', 'tool_offset')
 
 #: Parameters that steer the solver of any arm, and may change while it runs.
 SOLVING_OPTIONS = ('elbow', 'allow_elbow_flip', 'use_orientation', 'approach_pitch')
@@ -66,8 +62,7 @@ class ArmSource:
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
                  robot_description: str = '', description_topic: str = '',
                  tip_frame: str = ''):
-        self._values = {name: value for name, value in values.items()
-                        if name in ARM_PARAMETERS and (name in given or name not in WHEN_GIVEN)}
+        self._values = given_arm_values(values, given)
         self.description = robot_description
         self.topic = description_topic
         self.tip_frame = tip_frame
@@ -93,9 +88,7 @@ class ArmSource:
     def _config(self, values: Mapping[str, Any]):
         """Return the config of the arm's parameters; with a URDF, of its frame and options."""
         if self.from_urdf:
-            return ArmConfig.from_mapping({name: value for name, value in values.items()
-                                           if name in PARAMETER_NAMES and name not in WHEN_GIVEN
-                                           and name not in ('joint_names', 'link_lengths')})
+            return urdf_arm_options(values)
         return arm_config_from_mapping(values)
 
     def _solver_for(self, values: Mapping[str, Any], description: str):

@@ -30,12 +30,13 @@ import mujoco
 import numpy as np
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.desktop_config import DesktopConfig
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_export import urdf_joint_limits
 from two_bone_ik.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
-from two_bone_ik.sim.simulated_arm import SimulatedArm
+from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
 
 
 class SimError(ConfigError):
@@ -55,6 +56,11 @@ def _simulated(arm, urdf: Optional[str]) -> SimulatedArm:
         if urdf is not None:
             raise SimError('urdf: a SimulatedArm brings its own URDF')
         return arm
+    if isinstance(arm, DesktopConfig):
+        if urdf is not None:
+            raise SimError('urdf: a desktop arm from parameters is simulated from the URDF '
+                           'written for it')
+        return simulated_arm(arm)
     geometry = arm if isinstance(arm, ArmGeometry) else ArmGeometry.from_config(arm)
     return SimulatedArm.from_geometry(geometry, urdf or '')
 
@@ -72,11 +78,12 @@ class ArmSim:
 
     Parameters
     ----------
-    arm : ArmConfig, ArmGeometry or SimulatedArm
+    arm : ArmConfig, DesktopConfig, ArmGeometry or SimulatedArm
         The arm: joint names, base frame, joint limits (the simulated hardware's, in readings,
         narrowing the URDF's) and the URDF to load (see
-        :func:`two_bone_ik.sim.simulated_arm.simulated_arm`); an ``ArmConfig`` or an
-        ``ArmGeometry`` without ``urdf`` is simulated from the URDF generated for it.
+        :func:`two_bone_ik.sim.simulated_arm.simulated_arm`); an ``ArmConfig``, a
+        ``DesktopConfig`` or an ``ArmGeometry`` without ``urdf`` is simulated from the URDF
+        generated for it.
     natural_frequency : float
         Undamped natural frequency of each position loop, Hz: the position gain of joint i is
         ``kp_i = (2 pi f)^2 M_ii`` with ``M_ii`` the joint-space inertia at the zero pose, so
@@ -105,7 +112,7 @@ class ArmSim:
         If a setting is out of range or the model does not compile.
     """
 
-    def __init__(self, arm: Union[ArmConfig, ArmGeometry, SimulatedArm],
+    def __init__(self, arm: Union[ArmConfig, DesktopConfig, ArmGeometry, SimulatedArm],
                  natural_frequency: float = DEFAULT_NATURAL_FREQUENCY,
                  damping_ratio: float = DEFAULT_DAMPING_RATIO,
                  joint_damping: float = DEFAULT_JOINT_DAMPING,

@@ -1,7 +1,10 @@
 """Which joints the simulated arm drives, and the URDF MuJoCo loads for it (ROS-free).
 
-The arm comes from the IK node's parameters (the URDF generated from them) or from the user's
-URDF, chain ``base_frame`` -> ``tip_frame``:
+The arm comes from the IK node's parameters (the URDF generated from them: a planar pair's by
+:func:`~two_bone_ik.arm.urdf_export.arm_urdf`, a desktop arm's by
+:func:`~two_bone_ik.arm.urdf_export.desktop_urdf`) or from the user's URDF, chain
+``base_frame`` -> ``tip_frame``, read by :func:`~two_bone_ik.arm.urdf_import.robot_chain` (the
+IK node's reader: the same links, joints and refusals):
 
 - a planar two-link arm is read as the IK node reads it
   (:func:`two_bone_ik.arm.urdf_import.arm_from_urdf`: two parallel revolute or continuous joints;
@@ -18,20 +21,19 @@ Angles are radians, prismatic positions metres.
 """
 
 import math
-from typing import NamedTuple, Sequence, Tuple
+from typing import NamedTuple, Sequence, Tuple, Union
 
-from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.config import ArmConfig, checked_limits
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.arm.urdf_export import arm_urdf, TOOL_LINK
-from two_bone_ik.arm.urdf_import import arm_from_urdf, parse_urdf, UrdfError
+from two_bone_ik.arm.urdf_export import arm_urdf, desktop_urdf, TOOL_LINK
+from two_bone_ik.arm.urdf_import import arm_from_urdf, parse_urdf, robot_chain, UrdfError
 from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
 
 #: Most moving joints a simulated arm's chain may have (a base yaw, the pair, pitch and roll).
 MAX_ARM_JOINTS = 5
 
-_REVOLUTE = ('revolute', 'continuous')
 _ACTUATED_OFF_CHAIN = ('revolute', 'continuous', 'prismatic')
-_NOT_ON_CHAIN = ('prismatic', 'floating', 'planar')
 
 
 class SimulatedArm(NamedTuple):
@@ -79,8 +81,8 @@ class SimulatedArm(NamedTuple):
             return cls(names, geometry.base_frame, TOOL_LINK, tuple(geometry.lower_limits),
                        tuple(geometry.upper_limits), (), arm_urdf(geometry), geometry.describe())
         robot = parse_urdf(urdf)
-        chain = _chain(robot, geometry.base_frame, geometry.tip_frame)
-        extra = _off_chain_joints(robot, geometry.base_frame, chain)
+        chain = robot_chain(robot, geometry.base_frame, geometry.tip_frame)
+        extra = _off_chain_joints(robot, geometry.base_frame, chain.joints)
         return cls(names, geometry.base_frame, geometry.tip_frame,
                    tuple(geometry.lower_limits), tuple(geometry.upper_limits), extra,
                    urdf_for_mujoco(urdf, names + extra), geometry.describe())
@@ -98,37 +100,6 @@ def _below(robot, base_frame: str) -> list:
     return order
 
 
-def _chain(robot, base_frame: str, tip_frame: str) -> list:
-    """Return the joints from ``base_frame`` to ``tip_frame`` (the single end link if empty)."""
-    links = sorted(robot.link_map)
-    if base_frame not in robot.link_map:
-        raise UrdfError(f"base_frame: '{base_frame}' is not a link of the robot description "
-                        f"(links: {', '.join(links)})")
-    if not tip_frame:
-        ends = [link for link in _below(robot, base_frame) if not robot.child_map.get(link)]
-        if len(ends) != 1:
-            raise UrdfError(
-                f"tip_frame: base_frame '{base_frame}' has {len(ends)} end links below it "
-                f"({', '.join(sorted(ends))}); set tip_frame to the one that is the tip")
-        tip_frame = ends[0]
-    elif tip_frame not in robot.link_map:
-        raise UrdfError(f"tip_frame: '{tip_frame}' is not a link of the robot description "
-                        f"(links: {', '.join(links)})")
-    chain = []
-    link = tip_frame
-    while link != base_frame:
-        parent = robot.parent_map.get(link)
-        if parent is None:
-            raise UrdfError(f"tip_frame: '{tip_frame}' is not below base_frame "
-                            f"'{base_frame}'")
-        if len(chain) > len(robot.joints):
-            raise UrdfError(f"robot_description: the joints above '{tip_frame}' form a loop "
-                            f"({', '.join(sorted({joint.name for joint in chain}))})")
-        chain.append(robot.joint_map[parent[0]])
-        link = parent[1]
-    return chain[::-1]
-
-
 def _off_chain_joints(robot, base_frame: str, chain: Sequence) -> Tuple[str, ...]:
     """Names of the movable joints below ``base_frame``, off ``chain``, mimicking none."""
     below = set(_below(robot, base_frame))
@@ -138,30 +109,45 @@ def _off_chain_joints(robot, base_frame: str, chain: Sequence) -> Tuple[str, ...
                  and joint.name not in on_chain and joint.mimic is None)
 
 
-def _narrowing(limits: Sequence[float], count: int, name: str, joints: Sequence[str]):
-    """Return ``limits`` for ``count`` joints: all-infinite ones fit any count."""
-    limits = tuple(float(v) for v in limits)
-    if all(math.isinf(v) for v in limits):
-        return (limits[0] if limits else math.inf,) * count
-    if len(limits) != count:
-        raise UrdfError(f'{name}: {len(limits)} values for an arm of {count} joints '
-                        f"({', '.join(joints)}); give {count} or leave them unlimited")
-    return limits
+def _narrowing(lower: Sequence[float], upper: Sequence[float],
+               joints: Sequence[str]) -> Tuple[Tuple[float, ...], Tuple[float, ...]]:
+    """Return limits for ``joints`` that narrow a URDF's: all-infinite (or none) fit any count.
+
+    Raises
+    ------
+    UrdfError
+        If given limits are not one per joint; ``ArmConfigError`` if they are not angles.
+    """
+    count = len(joints)
+    sides = []
+    for name, limits, open_side in (('joint_lower_limits', lower, -math.inf),
+                                    ('joint_upper_limits', upper, math.inf)):
+        limits = tuple(float(v) for v in limits)
+        if all(math.isinf(v) for v in limits):
+            limits = (limits[0] if limits else open_side,) * count
+        elif len(limits) != count:
+            raise UrdfError(f'{name}: {len(limits)} values for an arm of {count} joints '
+                            f"({', '.join(joints)}); give {count} or leave them unlimited")
+        sides.append(limits)
+    return checked_limits(sides[0], sides[1], joints)
 
 
-def simulated_arm(config: ArmConfig, robot_description: str = '',
-                  tip_frame: str = '') -> SimulatedArm:
-    """Return the arm a simulation drives (see the module docstring).
+def urdf_simulated_arm(robot_description: str, base_frame: str, tip_frame: str = '',
+                       lower_limits: Sequence[float] = (),
+                       upper_limits: Sequence[float] = ()) -> SimulatedArm:
+    """Return the arm a simulation drives from a URDF (see the module docstring).
 
     Parameters
     ----------
-    config : ArmConfig
-        The arm's parameters: the whole arm without ``robot_description``; with it only
-        ``base_frame`` and the joint limits (which narrow the URDF's) apply.
     robot_description : str
-        The user's URDF, or empty.
+        The URDF.
+    base_frame : str
+        The chain's root link.
     tip_frame : str
         The link whose origin is the tip; empty: the single end link below ``base_frame``.
+    lower_limits, upper_limits : sequence of float
+        Limits that narrow the URDF's, rad: one per moving joint of the chain, or all infinite
+        (or none) for the URDF's own.
 
     Raises
     ------
@@ -169,24 +155,15 @@ def simulated_arm(config: ArmConfig, robot_description: str = '',
         If the description cannot be read, the chain holds a prismatic, floating or planar
         joint or other than 2 to 5 revolute or continuous ones, or the limits do not fit.
     """
-    if not robot_description:
-        return SimulatedArm.from_geometry(ArmGeometry.from_config(config))
     robot = parse_urdf(robot_description)
-    base = config.base_frame
-    chain = _chain(robot, base, tip_frame)
-    tip = chain[-1].child if chain else base
-    refused = [joint for joint in chain if joint.type in _NOT_ON_CHAIN]
-    if refused:
-        joint = refused[0]
-        raise UrdfError(f"robot_description: joint '{joint.name}' ({joint.type}) is on the "
-                        f'chain from {base} to {tip}; only revolute, continuous and fixed '
-                        'joints can be')
-    moving = tuple(joint.name for joint in chain if joint.type in _REVOLUTE)
+    chain = robot_chain(robot, base_frame, tip_frame)
+    base, tip = chain.base_frame, chain.tip_frame
+    moving = chain.moving_names
     if len(moving) in (2, 3):
         try:  # a planar arm, as the IK node reads it
             return SimulatedArm.from_geometry(
-                arm_from_urdf(robot_description, base, tip, config.joint_lower_limits,
-                              config.joint_upper_limits), robot_description)
+                arm_from_urdf(robot_description, base, tip, *_narrowing(
+                    lower_limits, upper_limits, moving[:2])), robot_description)
         except UrdfError:
             if len(moving) == 2:
                 raise
@@ -195,9 +172,37 @@ def simulated_arm(config: ArmConfig, robot_description: str = '',
             f'robot_description: the chain from {base} to {tip} has {len(moving)} movable '
             f"joint(s){' (' + ', '.join(moving) + ')' if moving else ''}; 2 to "
             f'{MAX_ARM_JOINTS} (revolute or continuous) are needed')
-    lower = _narrowing(config.joint_lower_limits, len(moving), 'joint_lower_limits', moving)
-    upper = _narrowing(config.joint_upper_limits, len(moving), 'joint_upper_limits', moving)
-    extra = _off_chain_joints(robot, base, chain)
+    lower, upper = _narrowing(lower_limits, upper_limits, moving)
+    extra = _off_chain_joints(robot, base, chain.joints)
     summary = f"{len(moving)} joints from '{base}' to '{tip}'"
     return SimulatedArm(moving, base, tip, lower, upper, extra,
                         urdf_for_mujoco(robot_description, moving + extra), summary)
+
+
+def simulated_arm(config: Union[ArmConfig, DesktopConfig], robot_description: str = '',
+                  tip_frame: str = '') -> SimulatedArm:
+    """Return the arm a simulation drives (see the module docstring).
+
+    Parameters
+    ----------
+    config : ArmConfig or DesktopConfig
+        The arm's parameters: the whole arm without ``robot_description`` (a desktop arm's is
+        simulated from the URDF :func:`two_bone_ik.arm.urdf_export.desktop_urdf` writes for
+        it); with it only ``base_frame`` and the joint limits (which narrow the URDF's) apply.
+    robot_description : str
+        The user's URDF, or empty.
+    tip_frame : str
+        The link whose origin is the tip; empty: the single end link below ``base_frame``.
+
+    Raises
+    ------
+    UrdfError
+        As :func:`urdf_simulated_arm`.
+    """
+    if robot_description:
+        return urdf_simulated_arm(robot_description, config.base_frame, tip_frame,
+                                  config.joint_lower_limits, config.joint_upper_limits)
+    if isinstance(config, DesktopConfig):
+        arm = urdf_simulated_arm(desktop_urdf(config), config.base_frame, TOOL_LINK)
+        return arm._replace(summary=desktop_geometry(config).describe())
+    return SimulatedArm.from_geometry(ArmGeometry.from_config(config))
