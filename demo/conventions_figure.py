@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draw the README's conventions figure: a raised shoulder, a zero angle and a direction.
+"""Draw docs/real_arms.md's conventions figure: a raised shoulder, a zero angle, a direction.
 
 The arm is ``demo/demo_arm.urdf``'s, seen along its joint axes: base_link's xz plane (u = x,
 v = z), the shoulder raised 0.6 m, both links pointing up (+v) at zero readings (zero angle of

@@ -277,13 +277,15 @@ class NodeProcess:
         appended.
     pythonpath, env_extra
         See :func:`ros_environment`.
+    cwd : path, optional
+        The directory to run it in (default: this process's).
     """
 
     def __init__(self, module: Optional[str] = 'two_bone_ik', args: Sequence[str] = (),
                  params_file=None, ros_args: Sequence[str] = (), *, domain_id: int, log_dir,
                  name: str = 'node', command: Optional[Sequence[str]] = None,
                  pythonpath: Optional[Path] = REPO_ROOT,
-                 env_extra: Optional[Mapping[str, str]] = None):
+                 env_extra: Optional[Mapping[str, str]] = None, cwd=None):
         base = list(command) if command is not None else [sys.executable, '-m', module]
         ros = ['--params-file', str(params_file)] if params_file is not None else []
         ros += list(ros_args)
@@ -294,12 +296,14 @@ class NodeProcess:
         self._stdout_path = log_dir / f'{name}.stdout'
         self._stderr_path = log_dir / f'{name}.stderr'
         self.process: Optional[subprocess.Popen] = None
+        self.cwd = cwd
 
     def start(self) -> 'NodeProcess':
         """Start the process; return self."""
         with open(self._stdout_path, 'wb') as out, open(self._stderr_path, 'wb') as err:
             self.process = subprocess.Popen(self.command, stdout=out, stderr=err,
-                                            stdin=subprocess.DEVNULL, env=self.env)
+                                            stdin=subprocess.DEVNULL, env=self.env,
+                                            cwd=self.cwd)
         return self
 
     @property

@@ -813,16 +813,10 @@ def test_rviz_config_uses_only_rviz_plugins_and_relative_topics():
 # -- the README -------------------------------------------------------------------------------
 
 def _distro_section():
+    """Return the README's quick start for a ROS 2 distro (test_readme.py checks its lines)."""
     text = (REPO / 'README.md').read_text()
-    start = text.index('## Using it from a ROS 2 distro')
+    start = text.index('## Quick start 2: a ROS 2 distro')
     return text[start:text.index('\n## ', start + 1)]
-
-
-def test_readme_has_one_ros2_launch_line_per_way_of_running_the_arm():
-    section = _distro_section()
-    for file_name in ('sim.launch.py', 'servo_arm.launch.py', 'view_arm.launch.py',
-                      'two_arms.launch.py', 'two_bone_ik.launch.py', 'so101.launch.py'):
-        assert f'ros2 launch two_bone_ik {file_name}' in section, file_name
 
 
 #: The README's line for a URDF arm whose robot_state_publisher and controller run (issue 19).
@@ -838,8 +832,8 @@ def test_readme_gives_the_line_for_a_urdf_arm_with_its_controllers_running():
 
 def test_readme_has_one_line_per_launch_file_linking_its_arguments():
     text = (REPO / 'README.md').read_text()
-    start = text.index('### Launch files\n')
-    section = text[start:text.index('\n### ', start + 1)]
+    start = text.index('## Launch files\n')
+    section = text[start:text.index('\n## ', start + 1)]
     for file_name in ARGUMENTS:
         anchor = file_name.replace('.', '')
         assert f'- `{file_name}` — ' in section, file_name
@@ -908,8 +902,7 @@ def launch_line_problems(tokens):
 def test_every_ros2_launch_line_of_the_docs_names_declared_arguments():
     lines = [tokens for path in ('README.md', 'docs/launch.md')
              for tokens in ros2_launch_lines((REPO / path).read_text())]
-    assert len(lines) >= 15
-    assert {tokens[0] for tokens in lines} == set(ARGUMENTS)
+    assert {tokens[0] for tokens in lines} == set(ARGUMENTS)  # an example of every file
     assert [problem for tokens in lines for problem in launch_line_problems(tokens)] == []
     # The check finds what is wrong.
     assert launch_line_problems(['sim.launch.py', 'rviz:=yes', 'robot_description:=x']) == [

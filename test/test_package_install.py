@@ -16,6 +16,7 @@ import sys
 from geometry_msgs.msg import PoseStamped
 import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from readme_quick_starts import COLCON_BUILD
 from ros_harness import claim_domain_id, NodeProcess, RosProbe
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
@@ -63,16 +64,19 @@ def _sourced_environment(install, base_env):
 
 @pytest.fixture(scope='module')
 def workspace(tmp_path_factory):
-    """colcon-build the repository into a tmp workspace; return (install dir, sourced env)."""
+    """colcon-build the repository into a tmp workspace; return (install dir, sourced env).
+
+    The workspace is the README's: ``src/two_bone_ik`` (a link to this checkout), built from
+    the workspace with the README's command (``COLCON_BUILD``).
+    """
     root = tmp_path_factory.mktemp('colcon_ws')
+    (root / 'src').mkdir()
+    (root / 'src' / PACKAGE).symlink_to(REPO, target_is_directory=True)
     base_env = dict(os.environ)
     # The repository itself must not be importable by accident: only the install tree counts.
     base_env.pop('PYTHONPATH', None)
     result = subprocess.run(
-        [_colcon_executable(), '--log-base', str(root / 'log'), 'build',
-         '--base-paths', str(REPO),
-         '--build-base', str(root / 'build'), '--install-base', str(root / 'install'),
-         '--event-handlers', 'console_direct+'],
+        [_colcon_executable(), *COLCON_BUILD[1:]],
         cwd=root, env=base_env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f'colcon build failed:\n{result.stdout}\n{result.stderr}'
     assert 'Summary: 1 package finished' in result.stdout, result.stdout

@@ -4,7 +4,7 @@ A thin rclpy shell over :class:`two_bone_ik.session.ArmSession`, which decides e
 declares the parameters, creates the publishers, subscriptions, service and timers, converts
 messages to floats and the session's answers back to messages.
 
-Topics (relative, so a namespace gives each arm its own set; the README has every detail):
+Topics (relative, so a namespace gives each arm its own set; docs/node.md has every detail):
 
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
   ``use_orientation`` uses the orientation too),
