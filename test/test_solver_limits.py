@@ -108,6 +108,21 @@ def test_no_flip_reports_the_closest_pose_on_its_side_instead_of_flipping():
     assert solution.q2 == 0.0  # the only elbow-up pose the limits allow is a straight arm
 
 
+def test_no_flip_takes_the_other_branch_when_no_pose_on_its_side_fits_at_all():
+    # q2 in [0.5, 2.0]: no elbow-up pose (wrapped q2 <= 0) is inside the limits; the limits
+    # win over the side, as the docstring says, and the answer says which branch it is.
+    limits = ((-math.pi, math.pi), (0.5, 2.0))
+    solution = solve(0.3, 0.2, 0.3, 0.25, elbow='up', limits=limits, allow_elbow_flip=False)
+    assert solution.status is IkStatus.REACHED and solution.reachable
+    assert solution.elbow == 'down'
+    assert 0.5 <= solution.q2 <= 2.0
+    assert tip_distance(solution.q1, solution.q2, 0.3, 0.25, 0.3, 0.2) < 1e-12
+    # Far out of reach the other branch is no exact answer: the closest pose in the limits.
+    far = solve(1.0, 0.0, 0.3, 0.25, elbow='up', limits=limits, allow_elbow_flip=False)
+    assert far.status is IkStatus.JOINT_LIMITED and not far.reachable
+    assert far.q2 == pytest.approx(0.5)
+
+
 def test_servo_arm_closest_pose_beats_clamping_each_joint():
     # A hobby servo arm: both joints within +-90 degrees.
     limits = ((-HALF_PI, HALF_PI), (-HALF_PI, HALF_PI))

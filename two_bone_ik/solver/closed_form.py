@@ -46,7 +46,10 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
         limit is put on the limit.
     allow_elbow_flip : bool
         When the requested branch violates a limit, use the other branch if it fits
-        (status ``ELBOW_FLIPPED``). When False, the result always stays on the requested side.
+        (status ``ELBOW_FLIPPED``). When False, the result stays on the requested side
+        whenever a pose on that side fits the limits; when none does at all, the limits win:
+        the other branch's exact pose (``REACHED``, ``elbow`` naming that branch) or, if it
+        breaks a limit too, the closest pose in the limits.
     previous : sequence of two float, optional
         Previous configuration (q1, q2) in radians, finite: used by ``'nearest'``, as q1 when
         the target is at the origin (where the direction is undefined), and with limits to
