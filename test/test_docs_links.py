@@ -16,7 +16,7 @@ PAGES = sorted([REPO / 'README.md', REPO / 'bench' / 'README.md',
                 *(REPO / 'docs').glob('*.md')])
 
 _FENCE = re.compile(r'^(```|~~~).*?^\1\s*$', re.M | re.S)
-_LINK = re.compile(r'!?\[[^\]]*\]\(([^)\s]+)\)')
+_LINK = re.compile(r'!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)')  # an optional "title"
 
 
 def without_code(text):
@@ -44,8 +44,13 @@ def anchors(text):
 
 def link_problems(page, text):
     """Return one line per link of ``text`` (the page at ``page``) that points at nothing."""
-    problems = []
-    for target in _LINK.findall(without_code(text)):
+    prose = without_code(text)
+    spans = [match.span() for match in _LINK.finditer(prose)]
+    problems = [f'{page.relative_to(REPO)}: a link this check cannot read: '
+                f'{prose[prose.rfind("[", 0, i):prose.find(")", i) + 1]!r}'
+                for i in (m.start() for m in re.finditer(r'\]\(', prose))
+                if not any(start <= i < end for start, end in spans)]
+    for target in _LINK.findall(prose):
         if re.match(r'^[a-z][a-z+.-]*:', target):  # http:, https:, mailto:
             continue
         path, _, anchor = target.partition('#')
@@ -93,10 +98,14 @@ def test_a_broken_link_is_found(tmp_path):
     text = ('# Sample\n[ok](node.md#parameters) [self](#sample) [web](https://x.org/y)\n'
             '[gone](nowhere.md) [bad anchor](node.md#no-such-heading) [own](#nothing)\n'
             '![picture](missing.png) `[code](not-a-link.md)`\n'
+            '[titled](servo.md "the servo page") [titled ok](node.md "the node")\n'
             '```\n[also code](not-a-link.md)\n```\n')
     assert link_problems(page, text) == [
         'docs/sample.md: (nowhere.md): no such file',
         'docs/sample.md: (node.md#no-such-heading): no heading with that anchor',
         'docs/sample.md: (#nothing): no heading with that anchor',
         'docs/sample.md: (missing.png): no such file',
+        'docs/sample.md: (servo.md): no such file',
     ]
+    assert link_problems(page, '[spaced](node.md  oops)\n') == [
+        "docs/sample.md: a link this check cannot read: '[spaced](node.md  oops)'"]

@@ -718,6 +718,21 @@ def test_so101_sim_gets_the_written_description_and_its_tip():
     assert not any(_calls(_tree(name), 'Command') for name in PYTHON_FILES)
 
 
+@pytest.mark.parametrize('file_name', ['so101.launch.py', 'servo_arm.launch.py'])
+def test_the_servo_driver_gets_the_port_and_calibration_arguments(file_name):
+    # port:= and calibration_file:= are the driver's parameters: declared and not handed to
+    # the driver, they would do nothing (the params file's values would drive the servos).
+    tree = _tree(file_name)
+    declared = {_constant(call.args[0]) for call in _calls(tree, 'DeclareLaunchArgument')}
+    drivers = [call for call in _calls(tree, 'Node')
+               if _constant(_keyword(call, 'executable')) == 'two_bone_ik_servo']
+    assert len(drivers) == 1
+    given = _parameter_names(_keyword(drivers[0], 'parameters'))
+    wanted = {'port', 'calibration_file'} & declared
+    assert 'port' in wanted
+    assert wanted <= set(given), given
+
+
 def test_two_arms_file_gives_each_namespaced_arm_its_own_section(tmp_path):
     path = CONFIG / 'two_arms.yaml'
     assert [key for key, _ in read_params_file(path)] == [f'/{arm}/two_bone_ik'
