@@ -107,6 +107,13 @@ def test_the_gripper_has_the_published_travel_about_the_middle():
         assert arm.joint_names == JOINTS and arm.extra_joints == ('gripper',)
 
 
+def test_the_ik_points_the_gripper_down_at_the_table():
+    # Position only, the approach pitch preferred straight down (-pi/2, as the file's comment
+    # and docs/launch.md say), not the parameter's default of 0 (level).
+    assert CONFIG.use_orientation is False
+    assert CONFIG.approach_pitch == -HALF_PI
+
+
 @functools.lru_cache()
 def _facing_poses(count):
     """Poses within the limits, roll 0, whose tool point is ahead of the pan axis by 2 cm."""

@@ -11,8 +11,11 @@ them, in a namespace. What is checked, with oracles of the test's own:
 - ``joint_states`` reads those raw positions back through the same formula;
 - the tool point of the read-back readings, by an independent forward kinematics
   (``urdf_arms.chain_tip``) of the URDF ``two_bone_ik_urdf`` writes from the file, is on the
-  target to within the servos' resolution, and that of the IK's own readings exactly;
-- a ``joint_commands`` message naming only the gripper moves only the gripper's servo.
+  target to within the servos' resolution, and that of the IK's own readings exactly; by the
+  same kinematics the gripper points straight down (approach pitch -pi/2);
+- the arm's commands leave the gripper where the driver held it at connect;
+- a ``joint_commands`` message naming only the gripper moves only the gripper's servo, and one
+  beyond its calibrated range moves it onto range_max.
 """
 
 import json
@@ -28,8 +31,6 @@ from ros_harness import claim_domain_id, NodeProcess, REPO_ROOT, RosProbe
 from sensor_msgs.msg import JointState
 
 from test_servo_lerobot_calibration import SO101_LIKE
-from two_bone_ik.arm.desktop_config import arm_config_from_mapping
-from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.nodes.urdf_command import main as urdf_main
 from urdf_arms import chain_tip
 
@@ -67,6 +68,23 @@ def angle_of(motor, raw):
     return _sign(motor) * (raw - _mid(motor)) * TICK
 
 
+def approach_pitch(description, readings):
+    """Return the approach pitch (rad) of ``readings`` by forward kinematics of ``description``.
+
+    The angle, in the arm's plane, of the direction from the wrist pitch axis (the ``wrist``
+    link's origin) to the tool point, from forward toward up (docs/desktop_arms.md): forward is
+    the horizontal direction from the shoulder lift axis to the wrist pitch axis, both in the
+    arm's plane.
+    """
+    def at(link):
+        return chain_tip(description, 'base_link', link, readings)
+    wrist = at('wrist')
+    forward = (wrist - at('link1')) * (1.0, 1.0, 0.0)
+    forward /= np.linalg.norm(forward)
+    tool = at('tool') - wrist
+    return math.atan2(tool[2], float(np.dot(tool, forward)))
+
+
 def _target(x, y, z):
     msg = PoseStamped()
     msg.header.frame_id = 'base_link'
@@ -85,11 +103,12 @@ def description(tmp_path_factory):
 def test_targets_to_raw_goals_and_back_then_the_gripper_alone(tmp_path, description):
     calibration = tmp_path / 'so101_follower.json'
     calibration.write_text(json.dumps(CALIBRATION, indent=4))
-    config = load_arm_config(SO101, f'{NAMESPACE}/two_bone_ik', build=arm_config_from_mapping)
     reach = 0.116 + 0.135 + 0.1594   # l1 + l2 + the tool's distance from the wrist axis, m
     ids = {motor: CALIBRATION[motor]['id'] for motor in MOTORS}
-    # The arm at rest in the middle of every range (all readings 0).
+    # The arm at rest in the middle of every range (all readings 0), the gripper 300
+    # ticks off its middle (so a goal sent to it by mistake shows).
     start = {ids[motor]: round(_mid(motor)) for motor in MOTORS}
+    start[ids['gripper']] -= 300
     domain = claim_domain_id()
     namespace = ['-r', f'__ns:={NAMESPACE}']
     with FeetechEmulator(tmp_path / 'ttyACM0', dict(start)) as device, \
@@ -131,6 +150,8 @@ def test_targets_to_raw_goals_and_back_then_the_gripper_alone(tmp_path, descript
             assert tuple(final.name) == ARM   # the chain's joints only, never the gripper
             q = dict(zip(final.name, final.position))
             np.testing.assert_allclose(tool(q), target, rtol=0, atol=1e-9 * reach)
+            # The gripper pointing down at the table (config/so101.yaml's approach_pitch).
+            assert approach_pitch(description, q) == pytest.approx(-math.pi / 2, abs=1e-9)
             # The servos end at the formula's raw goals for those readings...
             goals = {ids[motor]: raw_goal(motor, q[motor]) for motor in ARM}
             device.wait_for(lambda: all(device.get(i, 'goal') == g for i, g in goals.items()),
@@ -146,6 +167,18 @@ def test_targets_to_raw_goals_and_back_then_the_gripper_alone(tmp_path, descript
             # reach of the target (the lever of each joint is less than the reach).
             error = np.linalg.norm(tool(back) - target)
             assert error <= len(ARM) * TICK / 2 * reach, error
+            # The pitch is the sum of three joints' (lift, elbow, wrist flex), each within half
+            # a tick.
+            assert approach_pitch(description, back) == pytest.approx(
+                -math.pi / 2, abs=3 * TICK / 2 + 1e-12)
+
+        # The arm's commands never moved the gripper: its goal is still the one the driver held
+        # it at on connecting (the first Goal Position SYNC_WRITE, every servo where it was),
+        # and no later Goal Position SYNC_WRITE names it.
+        holds = device.sync_writes(42)
+        assert holds[0] == start
+        assert device.get(ids['gripper'], 'goal') == start[ids['gripper']]
+        assert [goals for goals in holds[1:] if ids['gripper'] in goals] == []
 
         # The gripper alone, from another node: one SYNC_WRITE holding only its servo (the IK
         # node may still answer a repeated target with the same goals for the arm's five).
@@ -160,5 +193,15 @@ def test_targets_to_raw_goals_and_back_then_the_gripper_alone(tmp_path, descript
         assert {i: device.get(i, 'goal') for i in range(1, 6)} == arm_goals
         states.wait_for(lambda m: dict(zip(m.name, m.position))['gripper'] == pytest.approx(
             angle_of('gripper', raw_goal('gripper', 0.3)), abs=1e-12), start=len(states))
-        assert config.gripper_joint == 'gripper' and 'gripper' not in config.joint_names
+        # Beyond its calibrated range (2 rad is 1303 ticks above the middle, past range_max):
+        # the goal is range_max, and joint_states reads its angle.
+        top = CALIBRATION['gripper']['range_max']
+        assert _mid('gripper') + 2.0 / TICK > top
+        writes = len(device.sync_writes(42))
+        gripper.publish(JointState(name=['gripper'], position=[2.0]))
+        device.wait_for(gripper_writes, timeout=30.0, what='the gripper goal beyond its range')
+        assert gripper_writes() == [{ids['gripper']: top}]
+        assert device.get(ids['gripper'], 'goal') == top
+        states.wait_for(lambda m: dict(zip(m.name, m.position))['gripper'] == pytest.approx(
+            angle_of('gripper', top), abs=1e-12), start=len(states))
         assert ik.returncode is None and servo.returncode is None
