@@ -1,16 +1,26 @@
-"""Tests of two_bone_ik.nodes.node_runner: input a node cannot use is one line and exit code 2.
+"""Tests of two_bone_ik.nodes.node_runner: bad input, one line; the spin loop.
 
-Each case starts a real node process with a hostile description or file (built here, never a
-committed file) and checks that its whole output is the one promised line: no traceback, no
-warnings before it, no hang.
+Input a node cannot use is one line and exit code 2: each case starts a real node process with
+a hostile description or file (built here, never a committed file) and checks that its whole
+output is the one promised line: no traceback, no warnings before it, no hang. The spin loop
+(in this process) notices a shutdown nobody woke it for, and builds no timer per wake-up.
 """
 
 import os
+import threading
 
 import pytest
+import rclpy
+from rclpy import executors as executors_module
+from rclpy.context import Context
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from ros_harness import NodeProcess, wait_until, write_params
+from std_msgs.msg import Empty
 
 from two_bone_ik.arm.urdf_import import MAX_LINKS
+from two_bone_ik.nodes import node_runner
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from urdf_arms import joint_xml, SCARA, with_elements, with_fixed_links
 
@@ -101,3 +111,75 @@ def test_a_padded_20_mb_description_from_a_params_file_starts(domain, tmp_path):
                      name='padded') as process:
         wait_until(lambda: 'ready: arm from its URDF' in process.stderr, what='the ready line',
                    processes={'node': process})
+
+
+# -- the spin loop, in this process -----------------------------------------------------------
+
+def _spinning(node_name):
+    """Return (context, executor, node, thread running node_runner's spin) in a new context."""
+    context = Context()
+    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
+    node = Node(node_name, context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    errors = []
+
+    def spin():
+        try:
+            node_runner._spin(executor)
+        except ExternalShutdownException:
+            pass
+        except Exception as error:  # noqa: B902 - reported by the test
+            errors.append(error)
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    return context, executor, node, thread, errors
+
+
+def test_spin_ends_when_the_context_shuts_down_without_waking_it(domain):
+    # The race seen on Kilted: rclpy wakes the executor, then shuts the context down; a spin
+    # that went back to waiting must still notice. Shutting rcl's context down directly wakes
+    # nobody (no Python shutdown callbacks), and the node has no timer to wake it either.
+    context, executor, node, thread, errors = _spinning('spin_shutdown_race')
+    try:
+        thread.join(0.3)
+        assert thread.is_alive()  # spinning, waiting for work
+        with context.handle:
+            context.handle.shutdown()
+        thread.join(5.0)
+        assert not thread.is_alive(), 'the spin missed the shutdown'
+        assert errors == []
+    finally:
+        executor.shutdown(timeout_sec=0)
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+
+
+def test_spin_creates_no_timer_per_wake_up(domain, monkeypatch):
+    # A spin_once with a timeout makes rclpy build (and later collect) an rcl timer on every
+    # wake-up, work the bare rclpy.spin of the latency floor never does.
+    created = []
+    original = executors_module.Timer
+
+    def counting_timer(*args, **kwargs):
+        created.append(args)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(executors_module, 'Timer', counting_timer)
+    context, executor, node, thread, errors = _spinning('spin_timer_count')
+    try:
+        heard = []
+        node.create_subscription(Empty, 'spin_wake', heard.append, 10)
+        publisher = node.create_publisher(Empty, 'spin_wake', 10)
+        executor.wake()
+        wait_until(lambda: publisher.get_subscription_count() == 1, what='the subscription')
+        for count in range(1, 21):
+            publisher.publish(Empty())
+            wait_until(lambda: len(heard) >= count, what=f'message {count}')
+        assert len(created) <= 1, f'{len(created)} timers for 20 messages'
+    finally:
+        with context.handle:
+            context.handle.shutdown()
+        thread.join(5.0)
+        executor.shutdown(timeout_sec=0)
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
