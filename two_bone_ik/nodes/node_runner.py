@@ -78,7 +78,7 @@ def _warn_unmatched_params_files(node: Node, paths: Sequence[str]) -> None:
             node.get_logger().warning(found.describe_unmatched(name, [path]))
 
 
-#: Longest a spin waits before it looks at the context again, s.
+#: How often the spin's watcher looks at the context, s (the longest a missed shutdown lasts).
 SHUTDOWN_POLL = 0.5
 
 
