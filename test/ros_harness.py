@@ -43,6 +43,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 #: Default seconds to wait for anything over DDS (generous: the machine is shared).
 DEFAULT_TIMEOUT = 15.0
+#: History depth of a collector's subscription: messages that arrive while the probe is not
+#: spinning wait there, so this is how far (in messages) a stalled probe may fall behind a
+#: stream without losing one (rclpy's usual 10 is 100 ms of a 100 Hz stream).
+COLLECT_DEPTH = 1000
 
 
 #: Lock files through which test processes on this machine claim domain ids.
@@ -470,8 +474,8 @@ class RosProbe:
         """Return a new publisher; ``qos`` is a depth or a ``QoSProfile``."""
         return self.node.create_publisher(msg_type, topic, qos)
 
-    def collect(self, msg_type, topic: str, qos: Any = 10) -> Collector:
-        """Subscribe and keep every message received."""
+    def collect(self, msg_type, topic: str, qos: Any = COLLECT_DEPTH) -> Collector:
+        """Subscribe and keep every message received (``qos``: a depth or a ``QoSProfile``)."""
         return Collector(self, msg_type, topic, qos)
 
     def spin_until(self, predicate: Callable[[], Any], timeout: float = DEFAULT_TIMEOUT,
