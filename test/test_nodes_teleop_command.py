@@ -85,7 +85,7 @@ def fake_node(probe):
     """Play the IK node in ``NS`` with the probe: ik_status and reachable out, twists in."""
     status = probe.publisher(DiagnosticStatus, f'{NS}/ik_status')
     reachable = probe.publisher(Bool, f'{NS}/reachable', LATCHED)
-    twists = probe.collect(TwistStamped, f'{NS}/target_twist', 1000)
+    twists = probe.collect(TwistStamped, f'{NS}/target_twist')
     yield status, reachable, twists
     probe.node.destroy_subscription(twists.subscription)
     probe.node.destroy_publisher(status)
