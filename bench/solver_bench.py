@@ -35,9 +35,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 
 from two_bone_ik.arm.config import ArmConfig  # noqa: E402
 from two_bone_ik.arm.urdf_import import arm_from_urdf  # noqa: E402
+from two_bone_ik.ik.target_solver import TargetSolver  # noqa: E402
 from two_bone_ik.solver import (  # noqa: E402
     IkStatus, JointLimits, solve, solve_batch, solve_ccd)
-from two_bone_ik.target_solver import TargetSolver  # noqa: E402
 
 #: The demo's URDF arm, its joints made continuous (unlimited, like the parameters arm).
 URDF_ARM = arm_from_urdf(

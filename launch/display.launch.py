@@ -37,8 +37,8 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.launch_support import declare_arguments, description_parameters
-from two_bone_ik.launch_support import full_node_name, written_description
+from two_bone_ik.nodes.launch_support import declare_arguments, description_parameters
+from two_bone_ik.nodes.launch_support import full_node_name, written_description
 
 PACKAGE = 'two_bone_ik'
 

@@ -31,8 +31,9 @@ from launch.actions import DeclareLaunchArgument
 from launch.actions import OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
-from two_bone_ik.launch_support import declare_arguments, end_launch_on_exit
-from two_bone_ik.launch_support import forward_arguments, given_parameters, include_launch_file
+from two_bone_ik.nodes.launch_support import declare_arguments, end_launch_on_exit
+from two_bone_ik.nodes.launch_support import (
+    forward_arguments, given_parameters, include_launch_file)
 
 PACKAGE = 'two_bone_ik'
 

@@ -39,9 +39,10 @@ from launch.conditions import IfCondition
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.launch_support import command_outputs, declare_arguments, end_launch_on_exit
-from two_bone_ik.launch_support import forward_arguments, full_node_name, given_parameters
-from two_bone_ik.launch_support import include_launch_file, OUTPUTS, sim_description_parameters
+from two_bone_ik.nodes.launch_support import command_outputs, declare_arguments, end_launch_on_exit
+from two_bone_ik.nodes.launch_support import forward_arguments, full_node_name, given_parameters
+from two_bone_ik.nodes.launch_support import (
+    include_launch_file, OUTPUTS, sim_description_parameters)
 
 PACKAGE = 'two_bone_ik'
 

@@ -44,11 +44,12 @@ from launch.conditions import IfCondition
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
-from two_bone_ik.launch_support import declare_arguments, description_parameters
-from two_bone_ik.launch_support import end_launch_on_exit, forward_arguments, full_node_name
-from two_bone_ik.launch_support import given_parameters, ik_node_parameters, include_launch_file
-from two_bone_ik.launch_support import servo_overrides, sim_description_parameters
-from two_bone_ik.launch_support import written_description
+from two_bone_ik.nodes.launch_support import declare_arguments, description_parameters
+from two_bone_ik.nodes.launch_support import end_launch_on_exit, forward_arguments, full_node_name
+from two_bone_ik.nodes.launch_support import (
+    given_parameters, ik_node_parameters, include_launch_file)
+from two_bone_ik.nodes.launch_support import servo_overrides, sim_description_parameters
+from two_bone_ik.nodes.launch_support import written_description
 
 PACKAGE = 'two_bone_ik'
 

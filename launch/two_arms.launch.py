@@ -29,8 +29,8 @@ from launch.actions import DeclareLaunchArgument
 from launch.conditions import IfCondition
 from launch.conditions import UnlessCondition
 from launch.substitutions import LaunchConfiguration
-from two_bone_ik.launch_support import declare_arguments, forward_arguments
-from two_bone_ik.launch_support import include_launch_file
+from two_bone_ik.nodes.launch_support import declare_arguments, forward_arguments
+from two_bone_ik.nodes.launch_support import include_launch_file
 
 PACKAGE = 'two_bone_ik'
 

@@ -39,10 +39,10 @@ from launch.actions import DeclareLaunchArgument
 from launch.actions import OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
-from two_bone_ik.launch_support import command_outputs, declare_arguments
-from two_bone_ik.launch_support import description_parameters, end_launch_on_exit
-from two_bone_ik.launch_support import full_node_name, given_parameters, ik_node_parameters
-from two_bone_ik.launch_support import OUTPUTS
+from two_bone_ik.nodes.launch_support import command_outputs, declare_arguments
+from two_bone_ik.nodes.launch_support import description_parameters, end_launch_on_exit
+from two_bone_ik.nodes.launch_support import full_node_name, given_parameters, ik_node_parameters
+from two_bone_ik.nodes.launch_support import OUTPUTS
 
 PACKAGE = 'two_bone_ik'
 

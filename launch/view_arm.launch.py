@@ -29,8 +29,8 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from two_bone_ik.launch_support import declare_arguments, forward_arguments
-from two_bone_ik.launch_support import include_launch_file
+from two_bone_ik.nodes.launch_support import declare_arguments, forward_arguments
+from two_bone_ik.nodes.launch_support import include_launch_file
 
 PACKAGE = 'two_bone_ik'
 

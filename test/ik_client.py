@@ -13,7 +13,7 @@ from std_msgs.msg import Bool
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.status import NodeStatus, REJECTED
+from two_bone_ik.ik.status import NodeStatus, REJECTED
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)

@@ -11,8 +11,8 @@ import pytest
 
 from two_bone_ik.arm.description_file import DescriptionFileError, parse_xacro_args
 from two_bone_ik.arm.description_file import read_description_file
+from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.session import ArmSession
-from two_bone_ik.status import NodeStatus
 
 #: A planar arm written the way robot packages write theirs: a macro per link and joint, a
 #: ``prefix`` argument for the names and an ``upper_length`` argument with a default.

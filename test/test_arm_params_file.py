@@ -12,7 +12,7 @@ from two_bone_ik.arm.params_file import check_command_line, check_params_file, l
 from two_bone_ik.arm.params_file import node_key_matches
 from two_bone_ik.arm.params_file import parameters_for_node, params_files_in_arguments
 from two_bone_ik.arm.params_file import ParamsFileError, read_params_file
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'

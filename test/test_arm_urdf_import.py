@@ -17,9 +17,9 @@ from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_import import arm_from_urdf, arm_geometry, MAX_DESCRIPTION_LENGTH
 from two_bone_ik.arm.urdf_import import MAX_JOINT_ELEMENTS, MAX_JOINTS, MAX_LINKS, MAX_TAGS
 from two_bone_ik.arm.urdf_import import UrdfError
+from two_bone_ik.ik.status import NodeStatus
+from two_bone_ik.ik.target_solver import TargetSolver
 from two_bone_ik.sim.mujoco_urdf import urdf_for_mujoco
-from two_bone_ik.status import NodeStatus
-from two_bone_ik.target_solver import TargetSolver
 from urdf_arms import chain_tip, HANGING_LEG, joint_xml, link_xml, OFFSET_ZEROS
 from urdf_arms import RAISED_UP, random_planar_arm, SCARA, with_elements, with_fixed_links
 from urdf_parser_py import urdf as urdf_model

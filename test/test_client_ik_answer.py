@@ -5,7 +5,7 @@ import math
 from two_bone_ik.client.ik_answer import answer_from_status, EXIT_NO_ANSWER, EXIT_NOT_REACHED
 from two_bone_ik.client.ik_answer import EXIT_REACHED, path_exit_code, REACHED_CODES
 from two_bone_ik.client.ik_answer import target_exit_code
-from two_bone_ik.status import LEVELS, NodeStatus, REJECTED, SOLVED
+from two_bone_ik.ik.status import LEVELS, NodeStatus, REJECTED, SOLVED
 
 
 def status_values(code, name, **more):

@@ -21,9 +21,9 @@ from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geom
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.urdf_export import desktop_urdf
+from two_bone_ik.ik.status import IkStatus
 from two_bone_ik.sim.simulated_arm import simulated_arm
 from two_bone_ik.solver.desktop import DesktopSolver
-from two_bone_ik.status import IkStatus
 from urdf_arms import chain_tip, joint_xml, link_xml, robot_xml
 
 CONFIG = load_arm_config(REPO_ROOT / 'config' / 'so101.yaml', build=arm_config_from_mapping)

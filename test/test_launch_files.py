@@ -24,8 +24,8 @@ from two_bone_ik.arm.desktop_config import arm_config_from_mapping
 from two_bone_ik.arm.params_file import parameters_for_node, read_params_file
 from two_bone_ik.arm.urdf_export import TOOL_LINK
 from two_bone_ik.arm.urdf_import import arm_geometry
-from two_bone_ik.launch_support import OUTPUTS, SHARED_ARGUMENTS
 from two_bone_ik.nodes import ik_node, servo_node, sim_node
+from two_bone_ik.nodes.launch_support import OUTPUTS, SHARED_ARGUMENTS
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
 from two_bone_ik.nodes.parameter_schema import servo_joint_parameters, SERVO_PARAMETERS
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS

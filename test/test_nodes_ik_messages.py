@@ -3,7 +3,7 @@
 from builtin_interfaces.msg import Time
 import pytest
 
-from two_bone_ik.markers import Shape
+from two_bone_ik.ik.markers import Shape
 from two_bone_ik.motion.trajectory import TrajectoryPoint
 from two_bone_ik.nodes.ik_messages import duration_msg, joint_trajectory, marker_array
 from two_bone_ik.nodes.ik_messages import marker_msg

@@ -26,10 +26,10 @@ from std_msgs.msg import Bool
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.params_file import load_arm_config
 from two_bone_ik.arm.plane import from_plane
-from two_bone_ik.markers import CLAMPED_AMBER, REACHED_GREEN, REJECTED_RED
+from two_bone_ik.ik.markers import CLAMPED_AMBER, REACHED_GREEN, REJECTED_RED
+from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from two_bone_ik.solver import forward
-from two_bone_ik.status import NodeStatus
 from visualization_msgs.msg import Marker, MarkerArray
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / 'config'

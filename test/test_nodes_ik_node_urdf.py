@@ -15,7 +15,7 @@ from std_msgs.msg import String
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.urdf_import import arm_from_urdf
-from two_bone_ik.markers import workspace_shapes
+from two_bone_ik.ik.markers import workspace_shapes
 from two_bone_ik.nodes.node_runner import EXIT_BAD_CONFIG
 from urdf_arms import chain_tip, HANGING_LEG, joint_xml, RAISED_UP, SCARA, with_elements
 from visualization_msgs.msg import MarkerArray

@@ -36,11 +36,11 @@ from servo_emulators import MaestroEmulator
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
 from two_bone_ik.arm.params_file import load_arm_config, parameters_for_node
+from two_bone_ik.ik.status import LEVELS, NodeStatus
 from two_bone_ik.nodes.diagnostics import level_byte
 from two_bone_ik.nodes.parameter_schema import ik_parameters
 from two_bone_ik.solver.desktop import DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
-from two_bone_ik.status import LEVELS, NodeStatus
 import yaml
 
 README = (REPO / 'README.md').read_text()

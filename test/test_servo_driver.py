@@ -12,13 +12,13 @@ from bus_servo_emulators import FeetechEmulator
 import pytest
 from servo_emulators import DynamixelEmulator, FakeClock, ScriptedController, Ssc32uEmulator
 
+from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.servo.calibration import Calibration
 from two_bone_ik.servo.controller import PortMissingError, ServoSettings
 from two_bone_ik.servo.coupling import Coupling
 from two_bone_ik.servo.driver import build_driver, protocol_setup, ServoDriver
 from two_bone_ik.servo.servo_link import ServoLink
 from two_bone_ik.servo.servo_settings import ServoConfigError
-from two_bone_ik.status import ERROR, OK, WARN
 
 ARM6 = ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex', 'wrist_roll', 'gripper')
 # 1000 µs per rad about 1500 µs, limited to 1000..2000 µs (±0.5 rad).

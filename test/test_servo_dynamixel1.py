@@ -12,7 +12,7 @@ import dynamixel_sdk as sdk
 import pytest
 from servo_emulators import link_fixture, open_link
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.servo import dynamixel1
 from two_bone_ik.servo.servo_link import controller_class, servo_settings, ServoConfigError
 

@@ -11,7 +11,7 @@ from bus_servo_emulators import short_reply
 import pytest
 from servo_emulators import check_noise_is_discarded, link_fixture, open_link, TURN_SERVOS
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.servo.feetech import FeetechController, FeetechScsController
 from two_bone_ik.servo.servo_link import controller_class, servo_settings, ServoConfigError
 

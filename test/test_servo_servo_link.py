@@ -11,11 +11,11 @@ import sys
 import pytest
 from servo_emulators import FakeClock, ScriptedController
 
+from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.servo.calibration import Calibration
 from two_bone_ik.servo.controller import PortMissingError, ServoSettings
 from two_bone_ik.servo.servo_link import assess, controller_class, ServoLink
 from two_bone_ik.servo.servo_settings import ServoConfigError
-from two_bone_ik.status import ERROR, OK, WARN
 
 
 def _servos():

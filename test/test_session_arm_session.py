@@ -12,9 +12,9 @@ import threading
 import numpy as np
 import pytest
 
+from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.session import ArmSession
-from two_bone_ik.status import NodeStatus
 from urdf_arms import chain_tip, SCARA
 
 RATE = 100.0

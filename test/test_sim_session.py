@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.ik.status import OK, WARN
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import MAX_LAG, SimSession
 from two_bone_ik.sim.simulated_arm import simulated_arm
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint as P
-from two_bone_ik.status import OK, WARN
 from urdf_arms import YAW_PAIR_PITCH_ROLL_GRIPPER
 
 NAMES = ('shoulder_joint', 'elbow_joint')

@@ -11,7 +11,7 @@ import math
 from typing import Any, Mapping, Sequence, Tuple
 
 from two_bone_ik.arm.plane import PLANE_AXES
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.solver.validation import MAX_JOINT_LIMIT, MAX_MAGNITUDE
 
 #: Largest finite joint limit, rad (the solver's: beyond it whole-turn arithmetic on the angles

@@ -13,7 +13,7 @@ import shlex
 from typing import Dict
 import xml.parsers.expat
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 #: The file name ending that marks a file to expand with xacro.
 XACRO_SUFFIX = '.xacro'

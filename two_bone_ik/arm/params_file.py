@@ -32,7 +32,7 @@ import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 import yaml
 
 #: The key under a node name that holds its parameters.

@@ -32,7 +32,7 @@ import numpy as np
 from two_bone_ik.arm.chain import ChainJoint, KinematicChain, rpy_rotation
 from two_bone_ik.arm.config import ArmConfig, ArmConfigError, MAX_COORDINATE
 from two_bone_ik.arm.geometry import ArmGeometry, principal_plane_axes
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 #: Largest angle between the two joint axes (rad) for them to count as parallel: a larger tilt
 #: would move the tip off the plane by more than 1e-9 of the arm's reach.

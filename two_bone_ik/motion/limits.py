@@ -3,7 +3,7 @@
 import math
 from typing import Any, NamedTuple, Sequence, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 _INF = math.inf
 

@@ -1,6 +1,6 @@
 """diagnostic_msgs for the nodes: one way from a level and key/value pairs to a DiagnosticStatus.
 
-The ROS-free code reports levels as the integers of :mod:`two_bone_ik.status` (0 OK, 1 WARN,
+The ROS-free code reports levels as the integers of :mod:`two_bone_ik.ik.status` (0 OK, 1 WARN,
 2 ERROR); here they become the bytes ``diagnostic_msgs/DiagnosticStatus`` carries.
 """
 
@@ -8,7 +8,7 @@ from typing import Iterable, Tuple
 
 from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
 
-from two_bone_ik.status import ERROR, OK, WARN
+from two_bone_ik.ik.status import ERROR, OK, WARN
 
 _LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
                 ERROR: DiagnosticStatus.ERROR}

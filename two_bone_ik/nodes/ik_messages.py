@@ -9,7 +9,7 @@ from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import Point
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from two_bone_ik.markers import Shape
+from two_bone_ik.ik.markers import Shape
 from two_bone_ik.motion.trajectory import TrajectoryPoint
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -24,7 +24,7 @@ def duration_msg(seconds: float) -> Duration:
 
 
 def marker_msg(shape: Shape, frame: str, stamp) -> Marker:
-    """Return the visualization_msgs/Marker (ADD) of one :class:`two_bone_ik.markers.Shape`."""
+    """Return the visualization_msgs/Marker (ADD) of one :class:`two_bone_ik.ik.markers.Shape`."""
     marker = Marker(ns=shape.namespace, id=shape.marker_id, type=_MARKER_TYPES[shape.kind],
                     action=Marker.ADD)
     marker.header.frame_id = frame

@@ -29,7 +29,7 @@ from rclpy.signals import install_signal_handlers, SignalHandlerOptions
 
 from two_bone_ik.arm.params_file import check_command_line, parameters_for_node
 from two_bone_ik.arm.params_file import params_files_in_arguments, read_params_file
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.nodes import hold_interrupts, interrupt_held
 
 #: Exit code for a command line or params file that cannot be used, or an invalid parameter.

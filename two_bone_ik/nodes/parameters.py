@@ -23,7 +23,7 @@ from rclpy.exceptions import ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 DOUBLE = ParameterType.PARAMETER_DOUBLE
 DOUBLES = ParameterType.PARAMETER_DOUBLE_ARRAY

@@ -26,6 +26,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
+from two_bone_ik.common.warning_throttle import WarningThrottle
 from two_bone_ik.nodes.command_warnings import warn_about_command
 from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
@@ -35,7 +36,6 @@ from two_bone_ik.nodes.parameters import parameter_overrides, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
 from two_bone_ik.servo.driver import build_driver, protocol_setup, ServoDriver
 from two_bone_ik.servo.servo_settings import default_output_limits
-from two_bone_ik.warning_throttle import WarningThrottle
 
 NODE_NAME = 'two_bone_ik_servo'
 

@@ -49,7 +49,7 @@ from trajectory_msgs.msg import JointTrajectory
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, given_arm_values
 from two_bone_ik.arm.desktop_config import urdf_arm_options
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names

@@ -20,7 +20,7 @@ from two_bone_ik.arm.params_file import check_command_line, load_arm_config
 from two_bone_ik.arm.params_file import read_params_file
 from two_bone_ik.arm.urdf_export import (
     arm_urdf, DEFAULT_LINEAR_DENSITY, desktop_urdf, ROS2_CONTROL_HARDWARE)
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 #: The controllers YAML shipped in ``config/`` (share/two_bone_ik/config once installed).
 CONTROLLERS_FILE = 'ros2_controllers.yaml'

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import math
 from typing import NamedTuple, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 
 class CalibrationError(ConfigError):

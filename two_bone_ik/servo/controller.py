@@ -21,7 +21,7 @@ Errors:
 import os
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.servo.calibration import Calibration
 
 

@@ -18,7 +18,7 @@ joint the driver does not drive is refused.
 
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 
 class CouplingError(ConfigError):

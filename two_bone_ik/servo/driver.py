@@ -66,7 +66,7 @@ class DiagnosticReport(NamedTuple):
     Attributes
     ----------
     level : int
-        0 OK, 1 WARN, 2 ERROR (:mod:`two_bone_ik.status`).
+        0 OK, 1 WARN, 2 ERROR (:mod:`two_bone_ik.ik.status`).
     message : str
     hardware_id : str
         ``'<protocol> <port>'``.

@@ -31,7 +31,7 @@ import math
 import os
 from typing import Any, Dict, NamedTuple, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 #: The keys of one motor's entry, as LeRobot's ``MotorCalibration`` has them.
 KEYS = ('id', 'drive_mode', 'homing_offset', 'range_min', 'range_max')

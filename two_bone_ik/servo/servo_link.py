@@ -22,9 +22,9 @@ import importlib
 import time
 from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple
 
+from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError
 from two_bone_ik.servo.servo_settings import servo_settings, ServoConfigError  # noqa: F401
-from two_bone_ik.status import ERROR, OK, WARN
 
 #: Protocol name -> (module, controller class). Imported on demand: each pulls in pyserial,
 #: and ``dynamixel``/``dynamixel1`` dynamixel-sdk.

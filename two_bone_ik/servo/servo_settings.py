@@ -14,7 +14,7 @@ Each joint's servo gets a channel, a calibration and limits:
 import math
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.servo.calibration import Calibration
 from two_bone_ik.servo.controller import check_channels, ServoSettings
 from two_bone_ik.servo.lerobot_calibration import degrees_mode_map, MotorCalibration

@@ -21,8 +21,11 @@ from typing import Any, Callable, Collection, List, Mapping, NamedTuple, Optiona
 
 from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
 from two_bone_ik.arm.geometry import dot
-from two_bone_ik.config_error import ConfigError
-from two_bone_ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
+from two_bone_ik.common.config_error import ConfigError
+from two_bone_ik.common.warning_throttle import WarningThrottle
+from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
+from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
@@ -32,10 +35,7 @@ from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
-from two_bone_ik.status import LEVELS, NodeStatus
-from two_bone_ik.target_solver import describe_without_arm, rejected_result, TargetSolver
-from two_bone_ik.target_statistics import TargetStatistics
-from two_bone_ik.warning_throttle import WarningThrottle
+from two_bone_ik.session.target_statistics import TargetStatistics
 
 #: Parameters of the motion (checked and applied apart from the arm's).
 MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')

@@ -5,8 +5,8 @@ or by URDFs arriving on a topic (``robot_description_topic``, as robot_state_pub
 it); it is a planar pair (two joints) or a desktop arm (a base yaw, the pair, a wrist pitch and
 roll: 3 to 5 joints, see :mod:`two_bone_ik.arm.desktop_geometry`). :class:`ArmSource` holds that
 description and the solver built from it — a
-:class:`~two_bone_ik.target_solver.TargetSolver` for a pair, a
-:class:`~two_bone_ik.desktop_target_solver.DesktopTargetSolver` otherwise — and decides what a
+:class:`~two_bone_ik.ik.target_solver.TargetSolver` for a pair, a
+:class:`~two_bone_ik.ik.desktop_target_solver.DesktopTargetSolver` otherwise — and decides what a
 newly arrived description changes: nothing when it is the same text, a new arm when it differs
 and can be used, and nothing but a recorded problem when it cannot (the previous arm stays).
 
@@ -24,9 +24,9 @@ from two_bone_ik.arm.desktop_config import DESKTOP_PARAMETER_NAMES, DesktopConfi
 from two_bone_ik.arm.desktop_config import given_arm_values, urdf_arm_options
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.config_error import ConfigError
-from two_bone_ik.desktop_target_solver import DesktopTargetSolver
-from two_bone_ik.target_solver import TargetSolver
+from two_bone_ik.common.config_error import ConfigError
+from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
+from two_bone_ik.ik.target_solver import TargetSolver
 
 #: The arm's parameters (the planar ones, then the desktop arm's).
 ARM_PARAMETERS = DESKTOP_PARAMETER_NAMES

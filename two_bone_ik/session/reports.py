@@ -2,10 +2,10 @@
 
 from typing import Mapping, Optional
 
+from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.session.arm_source import ArmSource
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.outputs import Report
-from two_bone_ik.status import ERROR, OK, WARN
 
 
 def arm_report(arm: ArmSource) -> Report:

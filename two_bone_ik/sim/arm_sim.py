@@ -33,7 +33,7 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.desktop_config import DesktopConfig
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_export import urdf_joint_limits
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm

@@ -20,7 +20,7 @@ ignore them anyway).
 from typing import Iterable
 import xml.etree.ElementTree as ElementTree
 
-from two_bone_ik.config_error import ConfigError
+from two_bone_ik.common.config_error import ConfigError
 
 #: Mass (kg) and inertia (kg m^2) given to a moving link without an ``<inertial>``.
 PLACEHOLDER_MASS = 1e-3

@@ -28,13 +28,13 @@ import time
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.joint_commands import command_problems, CommandMatch, match_command
+from two_bone_ik.common.warning_throttle import WarningThrottle
+from two_bone_ik.ik.status import OK, WARN
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.controller_commands import CommandRejected, position_command
 from two_bone_ik.sim.controller_commands import trajectory_command
 from two_bone_ik.sim.trajectory_follower import TrajectoryFollower, TrajectoryOverflow
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
-from two_bone_ik.status import OK, WARN
-from two_bone_ik.warning_throttle import WarningThrottle
 
 #: When the physics falls further behind the clock than this (clock seconds), the rest is
 #: skipped.

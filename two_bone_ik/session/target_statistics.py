@@ -5,7 +5,7 @@ Recording a target is one dict increment; everything else happens once per repor
 
 from typing import Optional, Tuple
 
-from two_bone_ik.status import category, LEVELS, NodeStatus, OK
+from two_bone_ik.ik.status import category, LEVELS, NodeStatus, OK
 
 
 class TargetStatistics:

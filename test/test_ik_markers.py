@@ -1,4 +1,4 @@
-"""Tests of two_bone_ik.markers: the marker geometry, ROS-free."""
+"""Tests of two_bone_ik.ik.markers: the marker geometry, ROS-free."""
 
 import math
 
@@ -7,10 +7,10 @@ import pytest
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.markers import CLAMPED_AMBER, limit_curves, limit_shapes, REACHED_GREEN
-from two_bone_ik.markers import REJECTED_RED, target_shapes, workspace_shapes
+from two_bone_ik.ik.markers import CLAMPED_AMBER, limit_curves, limit_shapes, REACHED_GREEN
+from two_bone_ik.ik.markers import REJECTED_RED, target_shapes, workspace_shapes
+from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.solver import solve
-from two_bone_ik.status import NodeStatus
 
 #: A vertical arm, raised and turned about: plane xz, shoulder off the origin, zero pose up,
 #: reversed axes, joint limits.

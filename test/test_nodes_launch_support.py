@@ -1,4 +1,4 @@
-"""Tests of two_bone_ik.launch_support: what the launch files decide, without launch itself."""
+"""Tests of two_bone_ik.nodes.launch_support: what the launch files decide, without launch."""
 
 import sys
 import types
@@ -9,13 +9,13 @@ from ros_harness import REPO_ROOT
 from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
 from two_bone_ik.arm.description_file import DescriptionFileError
 from two_bone_ik.arm.params_file import parameters_for_node
-from two_bone_ik.launch_support import command_outputs, CommandOutputs, declare_arguments
-from two_bone_ik.launch_support import description_parameters, end_launch_on_exit
-from two_bone_ik.launch_support import forward_arguments, full_node_name, given_parameters
-from two_bone_ik.launch_support import ik_node_parameters, include_launch_file
-from two_bone_ik.launch_support import LaunchArgumentError, RequiredNodeFailed
-from two_bone_ik.launch_support import servo_overrides, SHARED_ARGUMENTS
-from two_bone_ik.launch_support import sim_description_parameters, written_description
+from two_bone_ik.nodes.launch_support import command_outputs, CommandOutputs, declare_arguments
+from two_bone_ik.nodes.launch_support import description_parameters, end_launch_on_exit
+from two_bone_ik.nodes.launch_support import forward_arguments, full_node_name, given_parameters
+from two_bone_ik.nodes.launch_support import ik_node_parameters, include_launch_file
+from two_bone_ik.nodes.launch_support import LaunchArgumentError, RequiredNodeFailed
+from two_bone_ik.nodes.launch_support import servo_overrides, SHARED_ARGUMENTS
+from two_bone_ik.nodes.launch_support import sim_description_parameters, written_description
 import yaml
 
 DEFAULT = str(REPO_ROOT / 'config' / 'two_bone_ik.yaml')

@@ -1,12 +1,12 @@
-"""Tests for two_bone_ik.status: stable numbers, the levels the node publishes, categories."""
+"""Tests for two_bone_ik.ik.status: stable numbers, the levels the node publishes, categories."""
 
 from diagnostic_msgs.msg import DiagnosticStatus
 
+from two_bone_ik.ik.status import (
+    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED, SOLVED)
 from two_bone_ik.nodes.diagnostics import level_byte
 from two_bone_ik.solver import IkStatus
 from two_bone_ik.solver.desktop_results import DesktopStatus
-from two_bone_ik.status import (
-    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED, SOLVED)
 
 # The README's status table: code, name and the diagnostic level published in ik_status.
 README_TABLE = {

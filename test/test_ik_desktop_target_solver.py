@@ -1,4 +1,4 @@
-"""Tests of two_bone_ik.desktop_target_solver: the node's per-target logic for a desktop arm."""
+"""Tests of two_bone_ik.ik.desktop_target_solver: the node's per-target logic for a desktop arm."""
 
 import math
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
-from two_bone_ik.desktop_target_solver import DesktopTargetSolver
+from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
+from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.solver.chain_kinematics import rotation_about
-from two_bone_ik.status import NodeStatus
 
 CONFIG = DesktopConfig(
     joint_names=('yaw', 'shoulder', 'elbow', 'pitch', 'roll'), link_lengths=(0.12, 0.10),

@@ -2,8 +2,8 @@
 
 import pytest
 
-from two_bone_ik.status import ERROR, NodeStatus, OK, WARN
-from two_bone_ik.target_statistics import TargetStatistics
+from two_bone_ik.ik.status import ERROR, NodeStatus, OK, WARN
+from two_bone_ik.session.target_statistics import TargetStatistics
 
 
 def test_empty_report():

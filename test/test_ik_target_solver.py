@@ -1,4 +1,4 @@
-"""Tests for two_bone_ik.target_solver (the node's per-target logic, without ROS)."""
+"""Tests for two_bone_ik.ik.target_solver (the node's per-target logic, without ROS)."""
 
 import math
 
@@ -8,9 +8,9 @@ import pytest
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.plane import from_plane
+from two_bone_ik.ik.status import NodeStatus
+from two_bone_ik.ik.target_solver import TargetSolver
 from two_bone_ik.solver import forward, IkStatus
-from two_bone_ik.status import NodeStatus
-from two_bone_ik.target_solver import TargetSolver
 
 DEFAULT = TargetSolver(ArmConfig())
 

@@ -2,7 +2,7 @@
 
 :class:`TargetSolver` is built once per arm (everything that depends only on it is
 precomputed) and then turns a target position in ``base_frame`` into the arm's joint readings
-and a :class:`~two_bone_ik.status.NodeStatus`: frame check, finiteness check, the target in the
+and a :class:`~two_bone_ik.ik.status.NodeStatus`: frame check, finiteness check, the target in the
 arm's plane (from its real shoulder, along its real axes), closed-form solve, solver angles to
 the arm's own joint readings (zero angles, directions), and continuous joints kept near the
 last command.
@@ -13,8 +13,8 @@ from typing import NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
+from two_bone_ik.ik.status import FROM_IK_STATUS, NodeStatus, SOLVED
 from two_bone_ik.solver import IkInputError, IkStatus, solve
-from two_bone_ik.status import FROM_IK_STATUS, NodeStatus, SOLVED
 
 _NAN = math.nan
 

@@ -22,7 +22,7 @@ import math
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.status import CLAMPED, NodeStatus, REJECTED
+from two_bone_ik.ik.status import CLAMPED, NodeStatus, REJECTED
 
 Point = Tuple[float, float, float]
 Color = Tuple[float, float, float, float]

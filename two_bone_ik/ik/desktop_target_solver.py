@@ -1,11 +1,11 @@
 """One target in, one outcome out, for a desktop arm: the IK node's per-message logic, no ROS.
 
-The desktop twin of :class:`two_bone_ik.target_solver.TargetSolver`, with the interface the
+The desktop twin of :class:`two_bone_ik.ik.target_solver.TargetSolver`, with the interface the
 node uses for any arm: ``solver.geometry`` (joint names, frames, limits, ``describe()``),
 ``solver.solve(frame_id, x, y, z, previous, orientation=None)``, ``solver.describe(result)``
 and ``solver.values(result)``. It checks the frame and the numbers, calls the closed-form
 :class:`~two_bone_ik.solver.desktop.DesktopSolver` and turns its status into a
-:class:`~two_bone_ik.status.NodeStatus`. ``use_orientation`` and ``approach_pitch`` are plain
+:class:`~two_bone_ik.ik.status.NodeStatus`. ``use_orientation`` and ``approach_pitch`` are plain
 attributes the node may change at any time (they apply from the next target).
 """
 
@@ -13,11 +13,11 @@ import math
 from typing import NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.desktop_geometry import DesktopGeometry
+from two_bone_ik.ik.status import FROM_DESKTOP_STATUS, NodeStatus
+from two_bone_ik.ik.target_solver import describe_out_of_reach, describe_rejected, status_values
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.desktop import DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
-from two_bone_ik.status import FROM_DESKTOP_STATUS, NodeStatus
-from two_bone_ik.target_solver import describe_out_of_reach, describe_rejected, status_values
 
 _NAN = math.nan
 

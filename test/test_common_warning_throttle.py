@@ -1,6 +1,6 @@
-"""Tests of two_bone_ik.warning_throttle: one warning per kind per period."""
+"""Tests of two_bone_ik.common.warning_throttle: one warning per kind per period."""
 
-from two_bone_ik.warning_throttle import WarningThrottle
+from two_bone_ik.common.warning_throttle import WarningThrottle
 
 
 def test_first_of_each_kind_then_one_per_period():
