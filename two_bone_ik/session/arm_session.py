@@ -31,14 +31,19 @@ from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
 from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
-from two_bone_ik.session.jog import Jog, twist_problem
+from two_bone_ik.session.jog import Jog, slid, twist_problem
 from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
 from two_bone_ik.session.target_statistics import TargetStatistics
+from two_bone_ik.session.workspace_guard import Guarded, WORKSPACE_DEFAULTS, WorkspaceGuard
+from two_bone_ik.workspace.obstacles import WORKSPACE_PARAMETERS
 
 #: Parameters of the motion (checked and applied apart from the arm's).
 MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')
+
+#: Statuses whose pose is not commanded though solved.
+_NOT_COMMANDED = frozenset({NodeStatus.MOTION_FAILED, NodeStatus.COLLISION})
 
 #: Minimum seconds between two warnings of the same kind (rejected targets, joint_states).
 WARNING_THROTTLE = 5.0
@@ -52,7 +57,7 @@ SESSION_DEFAULTS = {
     'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
-    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2,
+    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, **WORKSPACE_DEFAULTS,
 }
 
 
@@ -125,10 +130,12 @@ class ArmSession:
                                 else 'max_joint_velocity')
         self._bounds = _position_limits(solver, len(names))
         self._convention = self._convention_of(solver)
+        self._workspace = WorkspaceGuard(values)
+        self._workspace.use_arm(solver)
         self._motion = CommandedMotion(limits, self._bounds,
                                        check_command_rate(values['command_rate']),
                                        initial_positions_for(self._initial_value, len(names)),
-                                       names, trajectories)
+                                       names, trajectories, self._workspace.check)
         self._given = frozenset(given)
         self._stats = TargetStatistics(clock())
         self._clock = clock
@@ -241,14 +248,21 @@ class ArmSession:
 
     # -- targets ------------------------------------------------------------------------------
 
-    def _solve(self, frame_id: str, position, orientation=None):
+    def _solve(self, frame_id: str, position, orientation=None, previous=None, **options):
+        """Solve a target (with the workspace, when there is one): ``(Guarded, logs)``."""
         solver = self.solver
         if solver is None:
-            return rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id, position), ()
+            return Guarded(rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id,
+                                           position)), ()
+        previous = self._previous if previous is None else previous
         try:
-            return solver.solve(frame_id, *position, self._previous, orientation), ()
+            if self._workspace.active:
+                return self._workspace.solve(solver, frame_id, position, previous,
+                                             orientation, **options), ()
+            return Guarded(solver.solve(frame_id, *position, previous, orientation,
+                                        **options)), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position), \
+            return Guarded(rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)), \
                 self._unexpected_failure(frame_id, position)
 
     def _unexpected_failure(self, frame_id: str, position) -> Tuple[LogLine, ...]:
@@ -271,14 +285,16 @@ class ArmSession:
         if self._jog.active:
             with self._jog_lock:
                 self._jog.stop()
-        result, logs = self._solve(frame_id, (x, y, z), orientation)
+        guarded, logs = self._solve(frame_id, (x, y, z), orientation)
+        result, detail = guarded.result, guarded.detail
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
-        if not result.rejected:
+        if not result.rejected and result.status is not NodeStatus.COLLISION:
             try:
-                planned = self._motion.command(result.readings)
+                planned = self._motion.command(result.readings, self._line_path())
             except MotionError as error:
                 result = result._replace(status=NodeStatus.MOTION_FAILED, reachable=False)
+                detail = str(error)
                 logs += (LogLine('error', self._failure_text(result, error)),)
             else:
                 self._previous = result.readings
@@ -286,28 +302,43 @@ class ArmSession:
                 command, trajectory = planned.command, planned.trajectory
                 moving, remaining, wake = planned.moving, planned.remaining, planned.wake
         self._stats.record(result.status)
-        commanded = result.status is not NodeStatus.MOTION_FAILED and not result.rejected
+        commanded = result.status not in _NOT_COMMANDED and not result.rejected
         self._last_target = (result.position, result.status,
                              result.readings if commanded else None)
         self.picture_due = True
-        if result.rejected and result.status is not NodeStatus.MOTION_FAILED and \
+        if (result.rejected or result.status is NodeStatus.COLLISION) and \
+                result.status is not NodeStatus.MOTION_FAILED and \
                 self._throttle.allow(result.status):
-            logs += (LogLine('warning', self.describe(result)),)
-        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs)
+            logs += (LogLine('warning', self.describe(result, detail)),)
+        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, detail)
+
+    def _line_path(self):
+        """How a planned motion follows ``motion_path: linear`` (None: in joint space)."""
+        if self._workspace.motion_path != 'linear':
+            return None
+        return lambda start, goal: self._workspace.line_motion(
+            start, goal, self._motion.stream.limits, self.period)
 
     def _failure_text(self, result, error) -> str:
         return (f'{NodeStatus.MOTION_FAILED.name}: target solved, but no motion to '
                 f'{shown(result.readings)} rad could be planned: {error}; nothing new commanded')
 
-    def describe(self, result) -> str:
-        """One line about a target's outcome, starting with its status name."""
+    def describe(self, result, detail: str = '') -> str:
+        """One line about a target's outcome, starting with its status name.
+
+        ``detail`` says more: where a motion fails, what a pose would touch.
+        """
         if result.status is NodeStatus.MOTION_FAILED:
             return (f'{NodeStatus.MOTION_FAILED.name}: target solved, but no motion to '
-                    f'{shown(result.readings)} rad could be planned within the motion limits; '
-                    'nothing new commanded (the log says why)')
+                    f'{shown(result.readings)} rad could be planned: '
+                    f"{detail or 'not within the motion limits (the log says why)'}; "
+                    'nothing new commanded')
+        if result.status is NodeStatus.COLLISION:
+            return f'{NodeStatus.COLLISION.name}: {detail}; nothing commanded'
         if self.solver is None:
             return describe_without_arm(result)
-        return self.solver.describe(result)
+        line = self.solver.describe(result)
+        return f'{line}; {detail}' if detail else line
 
     def status(self, answer: TargetAnswer) -> Tuple[int, str, Tuple[Tuple[str, str], ...]]:
         """Return the ``ik_status`` of a target or twist: level, message, (key, value) pairs."""
@@ -316,7 +347,7 @@ class ArmSession:
         values = (solver or TargetSolver).values(result) + (
             ('moving', 'true' if answer.moving else 'false'),
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
-        text = self.describe(result)
+        text = self.describe(result, answer.detail)
         if self._jog.active:
             text += ('; jogging: sliding along the boundary' if self._jog.sliding
                      else '; jogging')
@@ -421,7 +452,7 @@ class ArmSession:
                             self._commanded_pitch())
             result = self._jog_result
             if result is None:
-                result, _ = self._solve('', self._jog.point)
+                result = self._solve('', self._jog.point)[0].result
         return TargetAnswer(result, None, None, True, 0.0, True, ())
 
     def _jog_step(self) -> Tuple[LogLine, ...]:
@@ -429,13 +460,22 @@ class ArmSession:
         point = self._jog.step(self.period, self._clock())
         if point is None:
             return ()
-        result, logs = self._solve_jog_point(point)
+        guarded, logs = self._solve_jog_point(point)
+        along = guarded.result.status is NodeStatus.COLLISION and guarded.contact is not None
+        if along:  # slide along the floor or the box: the velocity into it dropped
+            before = tuple(p - v * self.period for p, v in zip(point, self._jog.velocity))
+            guarded, logs = self._solve_jog_point(slid(before, self._jog.velocity, self.period,
+                                                       guarded.contact.normal))
+        result = guarded.result
+        if result.status is NodeStatus.COLLISION:  # nowhere to slide to: hold
+            self._jog.put_back(self._commanded_tip(), sliding=True)
+            return logs
         if result.rejected:  # too far to solve: the jog ends where the arm is
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
         self._jog.put_back(self.solver.geometry.tip_position(result.readings),
-                           sliding=not result.reachable)
+                           sliding=along or not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
@@ -471,8 +511,7 @@ class ArmSession:
             approach = [math.cos(pitch) * u + math.sin(pitch) * v
                         for u, v in zip(plane.u_axis, plane.v_axis)]
             previous[roll] += geometry.model.directions[roll] * dot(angular, approach) * period
-        result = self.solver.solve('', *point, previous, None, approach_pitch=pitch)
-        return result, ()
+        return self._solve('', point, None, previous, approach_pitch=pitch)
 
     def jog_values(self) -> Tuple[Tuple[str, str], ...]:
         """Return the ``ik_status`` values about jogging."""
@@ -509,6 +548,10 @@ class ArmSession:
             raise ConfigError(f'robot_description: its arm has {len(self._names_of(solver))} '
                               f'joints, but {error}') from None
         check_planner_available(limits, 'robot_description')
+        try:
+            self._workspace.checked({}, solver)
+        except ConfigError as error:
+            raise ConfigError(f'robot_description: its arm does not fit {error}') from None
 
     def _use(self, solver, brake: bool = True):
         """Drive a new arm from now on; return a braking trajectory and whether to stream.
@@ -525,6 +568,8 @@ class ArmSession:
         self._arm_count += 1
         self._arm_shapes = None
         self.picture_due = True
+        self._workspace.use_arm(solver)
+        self._motion.set_check(self._workspace.check)
         bounds = _position_limits(solver, len(names))
         if not brake and (names, bounds) == (self._motion.names, self._bounds):
             return None, False
@@ -547,6 +592,8 @@ class ArmSession:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:
                 check_twist_timeout(changes['twist_timeout'])
+            if any(name in WORKSPACE_PARAMETERS for name in changes):
+                self._workspace.checked(changes, self.solver)
         except ConfigError as error:
             return str(error)
         return None
@@ -573,6 +620,13 @@ class ArmSession:
             self._motion.set_rate(changes['command_rate'])
         if 'twist_timeout' in changes:
             self._jog.timeout = float(changes['twist_timeout'])
+        workspace = {k: v for k, v in changes.items() if k in WORKSPACE_PARAMETERS}
+        if workspace:
+            self._workspace.apply(self._workspace.checked(workspace), self.solver)
+            self._motion.set_check(self._workspace.check)
+            self.picture_due = True
+            logs.append(LogLine('info', 'workspace: ' + ', '.join(
+                f'{name}={value!r}' for name, value in workspace.items())))
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))

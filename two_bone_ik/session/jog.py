@@ -5,7 +5,10 @@
 commanded to it. When the arm cannot follow (the point leaves the workspace, or the joint
 limits stop it), the point is put back where the commanded tip is, so it slides along the
 boundary with the velocity's component along it instead of running away or stopping dead.
-Twists stop: after ``twist_timeout`` seconds without one the jog ends where the point is.
+The same at the floor and at a keep-out box: a step that would put a link through one is
+taken again without the velocity's component into it (:func:`slid`), so the point slides
+along the surface; where even that touches, the point holds. Twists stop: after
+``twist_timeout`` seconds without one the jog ends where the point is.
 
 On a desktop arm the angular velocity turns the approach: its component about the arm's
 sideways axis (the normal of the plane its yaw turns the pair into) turns the approach pitch the
@@ -30,6 +33,18 @@ def twist_problem(linear: Sequence[float], angular: Sequence[float]) -> str:
     if speed > MAX_JOG_SPEED:
         return f'linear speed {speed:g} m/s is above {MAX_JOG_SPEED:g} m/s'
     return ''
+
+
+def slid(point: Sequence[float], velocity: Sequence[float], period: float,
+         normal: Sequence[float]) -> Vector3:
+    """Return ``point`` moved on by one period, without the velocity's part into an obstacle.
+
+    ``normal`` (unit) points away from the floor or box the jog ran into: the velocity's
+    component against it is dropped, the rest kept, so the point slides along the surface.
+    """
+    into = sum(v * n for v, n in zip(velocity, normal))
+    kept = velocity if into >= 0.0 else tuple(v - into * n for v, n in zip(velocity, normal))
+    return tuple(p + v * period for p, v in zip(point, kept))
 
 
 class Jog:

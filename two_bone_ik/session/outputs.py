@@ -65,6 +65,9 @@ class TargetAnswer(NamedTuple):
         Whether the pacer must run (a motion to stream).
     logs : tuple of LogLine
         Lines to log (already throttled).
+    detail : str
+        What the status alone does not say: where a motion fails, what a pose would touch
+        ('' when nothing).
     """
 
     result: object
@@ -74,6 +77,7 @@ class TargetAnswer(NamedTuple):
     remaining: float
     wake: bool
     logs: Tuple[LogLine, ...]
+    detail: str = ''
 
 
 class Tick(NamedTuple):

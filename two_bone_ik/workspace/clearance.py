@@ -181,6 +181,23 @@ def first_contact(links, points: Sequence[Point], obstacles: Obstacles) -> Optio
     return None
 
 
+def point_contact(links, point: Sequence[float], obstacles: Obstacles) -> Optional[Contact]:
+    """Return the last link's contact when the tool point itself is below the floor or in a box.
+
+    ``distance`` is then its height above the floor (negative) or 0 inside a box.
+    """
+    last = len(links.radii) - 1
+    point = tuple(float(c) for c in point)
+    if point[2] < obstacles.floor_height:
+        return Contact(last, links.names[last], _floor_name(obstacles.floor_height),
+                       point[2] - obstacles.floor_height, links.radii[last], point, _UP)
+    for box in obstacles.boxes:
+        if box.contains(point):
+            return Contact(last, links.names[last], box.describe(), 0.0, links.radii[last],
+                           point, _box_normal(point, box))
+    return None
+
+
 class Clearance:
     """One arm's links against one workspace: is a pose clear? (the per-target fast path).
 
