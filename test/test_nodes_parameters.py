@@ -8,7 +8,7 @@ from rclpy.context import Context
 from rclpy.parameter import Parameter
 
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, IK_PARAMETERS, ik_parameters
-from two_bone_ik.nodes.parameter_schema import names, SIM_PARAMETERS
+from two_bone_ik.nodes.parameter_schema import names, SIM_PARAMETERS, WORKSPACE_PARAMETERS
 from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, ParameterError
 from two_bone_ik.nodes.parameters import ParameterSpec, SchemaNode, STRING, STRINGS
 
@@ -70,7 +70,10 @@ def test_one_schema_every_name_once():
     runtime = {spec.name for spec in ik_parameters() if not spec.read_only}
     assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
-                       'command_rate', 'twist_timeout', 'use_orientation', 'approach_pitch'}
+                       'command_rate', 'twist_timeout', 'use_orientation', 'approach_pitch',
+                       'floor_height', 'keep_out_boxes', 'link_radius', 'motion_path'}
+    # The workspace: the IK node's, at runtime (the sim reads them read-only, from its file).
+    assert set(names(WORKSPACE_PARAMETERS)) <= set(names(ik_parameters()))
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 
@@ -115,3 +118,41 @@ def test_bad_override_raises_the_nodes_own_line(context):
               parameter_overrides=[Parameter('link_lengths', value=[1, 2])])
     assert str(info.value) == ('link_lengths: expected an array of 2 doubles (write 1.0, not 1), '
                                'got integer_array [1, 2]')
+
+
+class _BoxesNode(SchemaNode):
+
+    def __init__(self, **kwargs):
+        super().__init__('boxes_test', **kwargs)
+        self.values = self.declare_schema([
+            ParameterSpec('boxes', DOUBLES, [], 'boxes', read_only=False)])
+
+
+def test_an_empty_array_default_is_declared_typed_and_not_set(context):
+    # rclpy would take [] for a byte array and then refuse every array of doubles.
+    node = _BoxesNode(context=context, start_parameter_services=False)
+    try:
+        assert node.values == {'boxes': None}
+        result = node.set_parameters_atomically([Parameter('boxes', value=[0.0, 1.0])])
+        assert result.successful, result.reason
+        assert list(node.get_parameter('boxes').value) == [0.0, 1.0]
+        # ros2 param set /node boxes "[]" sends an empty array of no type (a bool array).
+        result = node.set_parameters_atomically(
+            [Parameter('boxes', Parameter.Type.BOOL_ARRAY, [])])
+        assert result.successful, result.reason
+        assert node.get_parameter('boxes').type_ == Parameter.Type.DOUBLE_ARRAY
+        assert list(node.get_parameter('boxes').value) == []
+        refused = node.set_parameters_atomically([Parameter('boxes', value=[True])])
+        assert refused.reason == 'boxes: expected an array of doubles (write 1.0, not 1), got ' \
+                                 'bool_array [True]'
+    finally:
+        node.destroy_node()
+
+
+def test_an_empty_array_default_takes_an_override(context):
+    node = _BoxesNode(context=context, start_parameter_services=False,
+                      parameter_overrides=[Parameter('boxes', value=[0.5, 0.25])])
+    try:
+        assert list(node.values['boxes']) == [0.5, 0.25]
+    finally:
+        node.destroy_node()

@@ -23,7 +23,8 @@ from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
 from two_bone_ik.arm.geometry import dot
 from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
-from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
+from two_bone_ik.ik.markers import arm_shapes, obstacle_shapes, Shape, target_shapes
+from two_bone_ik.ik.markers import turning_shapes
 from two_bone_ik.ik.status import LEVELS, NodeStatus
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
@@ -661,6 +662,9 @@ class ArmSession:
             self._arm_shapes = tuple(arm_shapes(geometry))
         commanded = self._previous or self._motion.stream.last_command or self._motion.initial
         shapes = turning_shapes(geometry, commanded)
+        if self._workspace.active:
+            shapes += obstacle_shapes(geometry, self._workspace.obstacles,
+                                      self._workspace.links.points(commanded)[0])
         if self._last_target is not None:
             shapes += target_shapes(geometry, *self._last_target)
         return Picture(self._arm_count, self._arm_shapes, tuple(shapes))

@@ -13,7 +13,9 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
 - viscous joint damping, the integration time step and the implicit-in-velocity integrator;
 - joint ranges: the URDF's, narrowed by the arm's limits (finite ones, see
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
-- optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame).
+- optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
+- optionally the workspace: the floor, the keep-out boxes and the links' capsules, whose
+  contacts are real and counted (:mod:`two_bone_ik.sim.workspace_geometry`).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
@@ -37,6 +39,7 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
+from two_bone_ik.sim.workspace_geometry import add_workspace, SimWorkspace, TableContacts
 
 
 class SimError(ConfigError):
@@ -105,6 +108,9 @@ class ArmSim:
     urdf : str, optional
         The user's robot description to simulate instead of a generated one, when ``arm`` is
         the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
+    workspace : SimWorkspace, optional
+        The floor, keep-out boxes and link radii to add (:attr:`contacts` counts the arm's
+        contacts with them); None or no obstacle: none.
 
     Raises
     ------
@@ -118,7 +124,7 @@ class ArmSim:
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
                  initial_positions: Optional[Sequence[float]] = None,
-                 urdf: Optional[str] = None):
+                 urdf: Optional[str] = None, workspace: Optional[SimWorkspace] = None):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -149,7 +155,12 @@ class ArmSim:
         for body in spec.bodies:
             body.gravcomp = 1.0 if gravity_compensation else 0.0
         self._add_actuators(spec, natural_frequency, damping_ratio)
+        added = ([], [])
+        if workspace is not None and workspace.obstacles.active:
+            added = add_workspace(spec, self._compiled(spec), self.arm, workspace)
         self.model = self._compiled(spec)
+        #: The arm's contacts with the floor and the keep-out boxes.
+        self.contacts = TableContacts(self.model, *added)
         self.data = mujoco.MjData(self.model)
         self._qpos_adr = np.array(
             [self.model.jnt_qposadr[self.model.joint(n).id] for n in self.joint_names])
@@ -343,8 +354,13 @@ class ArmSim:
     def step(self, steps: int = 1) -> None:
         """Advance the simulation by ``steps`` time steps."""
         steps = int(steps)
-        if steps > 0:
+        if steps > 0 and self.contacts.active:
+            for _ in range(steps):  # each step's contacts counted
+                mujoco.mj_step(self.model, self.data)
+                self.contacts.record(self.data)
+        elif steps > 0:
             mujoco.mj_step(self.model, self.data, nstep=steps)
+        if steps > 0:
             # mj_step leaves the frame positions at the pose before its last integration:
             # bring them up to date so the tip always belongs to ``positions``.
             mujoco.mj_kinematics(self.model, self.data)
