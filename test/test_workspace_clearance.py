@@ -1,9 +1,7 @@
 """Tests of two_bone_ik.workspace.clearance: capsules against the floor and boxes.
 
-The oracle is written here, independent of the package: the distance from a segment to a box
-by a golden-section search of the distance from its points (a convex function of the position
-along it, so the search finds its least value), and to the floor by the lowest of many points
-along it.
+The oracle (:mod:`workspace_oracle`) is independent of the package: a golden-section search
+for the distance from a segment to a box, many points along it for the floor.
 """
 
 import math
@@ -19,64 +17,7 @@ from two_bone_ik.workspace.clearance import (
 from two_bone_ik.workspace.links import ArmLinks
 from two_bone_ik.workspace.obstacles import Box, check_keep_out_boxes, Obstacles
 from urdf_arms import FIXED_DESKTOP_ARMS, random_readings
-
-_GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
-
-
-def oracle_point_box(p, lower, upper):
-    """Distance from points (..., 3) to boxes: the norm of what lies outside, per axis."""
-    p = np.asarray(p, dtype=float)
-    outside = np.maximum(np.maximum(np.asarray(lower) - p, 0.0), p - np.asarray(upper))
-    return np.linalg.norm(outside, axis=-1)
-
-
-def oracle_segment_box(a, b, lower, upper):
-    """Least distance from segments a-b (..., 3) to boxes, by golden-section search in t."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-
-    def f(t):
-        return oracle_point_box(a + t[..., None] * (b - a), lower, upper)
-    shape = np.broadcast_shapes(a.shape, np.shape(lower))[:-1]
-    lo, hi = np.zeros(shape), np.ones(shape)
-    x1, x2 = hi - _GOLDEN * (hi - lo), lo + _GOLDEN * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    for _ in range(120):
-        left = f1 <= f2
-        hi = np.where(left, x2, hi)
-        lo = np.where(left, lo, x1)
-        x1, x2 = np.where(left, hi - _GOLDEN * (hi - lo), x2), np.where(
-            left, x1, lo + _GOLDEN * (hi - lo))
-        f1, f2 = np.where(left, f(x1), f2), np.where(left, f1, f(x2))
-    return np.minimum.reduce([f(np.zeros(shape)), f(np.ones(shape)), f1, f2])
-
-
-def oracle_segment_floor(a, b, height):
-    """Height above the floor of the lowest of 1001 points along a-b (the ends among them)."""
-    t = np.linspace(0.0, 1.0, 1001)[:, None]
-    return float((np.asarray(a) + t * (np.asarray(b) - np.asarray(a)))[:, 2].min() - height)
-
-
-def oracle_touches(points, radii, obstacles):
-    """Whether any link of a pose is closer to the floor or a box than its radius."""
-    points = np.asarray(points, dtype=float)
-    for radius, a, b in zip(radii, points[:-1], points[1:]):
-        if oracle_segment_floor(a, b, obstacles.floor_height) < radius:
-            return True
-    if not obstacles.boxes:
-        return False
-    lower = np.array([box.lower for box in obstacles.boxes])
-    upper = np.array([box.upper for box in obstacles.boxes])
-    distances = oracle_segment_box(points[:-1, None, :], points[1:, None, :], lower, upper)
-    return bool((distances < np.asarray(radii)[:, None]).any())
-
-
-def random_boxes(rng, count, centre=(0.0, 0.0, 0.15), spread=0.3):
-    values = []
-    for _ in range(count):
-        middle = np.asarray(centre) + rng.uniform(-spread, spread, 3)
-        half = rng.uniform(0.005, 0.08, 3)
-        values += list(middle - half) + list(middle + half)
-    return check_keep_out_boxes(values)
+from workspace_oracle import oracle_point_box, oracle_segment_box, oracle_touches, random_boxes
 
 
 def test_segment_box_distance_is_exact_against_the_search():
@@ -131,7 +72,8 @@ def test_poses_against_random_boxes_and_a_floor_agree_with_the_oracle(seed):
     rng = np.random.default_rng(10 + seed)
     links, geometry = _desktop_links(radius=float(rng.uniform(0.0, 0.035)))
     # (The first joint is 0.062 m up: a floor above 0.027 m would touch every pose.)
-    obstacles = Obstacles(float(rng.uniform(-0.1, 0.02)), random_boxes(rng, 10))
+    obstacles = Obstacles(float(rng.uniform(-0.1, 0.02)),
+                          check_keep_out_boxes(random_boxes(rng, 10)))
     clearance = Clearance(links, obstacles)
     poses = np.array([random_readings(rng, geometry.lower_limits, geometry.upper_limits)
                       for _ in range(150)])

@@ -188,8 +188,10 @@ class WorkspaceGuard:
             return Guarded(_collision(result), f'the target is {where}: {touched.describe()}',
                            touched)
         if not accepted:
-            return Guarded(_collision(result), 'every pose the solver may command would touch: '
-                           + refused[0].describe(), refused[0])
+            what = ('every pose the solver may command' if self._accepts
+                    else 'the pose the solver commands')
+            return Guarded(_collision(result), f'{what} would touch: {refused[0].describe()}',
+                           refused[0])
         if refused:
             return Guarded(result, 'the preferred pose would touch: ' + refused[0].describe(),
                            refused[0])

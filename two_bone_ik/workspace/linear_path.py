@@ -140,10 +140,10 @@ class LinePath:
             raise LineError(f'the straight line is too long to sample ({self.length:.3f} m)')
         self.s = np.linspace(0.0, 1.0, count + 1)
         self.dense = self._solve_dense()
-        self._check_ends()
         self._measure = (np.linalg.norm(np.diff(self._points(self.s), axis=0), axis=1)
                          + tool * abs(self._turn) / count)
         self._check_rates()
+        self._check_ends()
         self._slopes, self.bounds = self._derivatives()
 
     # -- poses ----------------------------------------------------------------------------------
@@ -195,8 +195,9 @@ class LinePath:
                                      (self.dense[-1], self.goal, "end at the target's pose")):
             if np.abs(np.asarray(readings) - pose).max() > POSE_TOLERANCE:
                 shown = ', '.join(f'{v:.6f}' for v in readings)
-                raise LineError(f'the straight line cannot {what}: its closed form there is '
-                                f'[{shown}] rad')
+                raise LineError(f'the straight line cannot {what}: its closed form there, on '
+                                f'the elbow it starts on, is [{shown}] rad (the pose is on '
+                                'the other elbow, or reaches another way)')
 
     def _check_rates(self) -> None:
         steps = np.abs(np.diff(self.dense, axis=0))
