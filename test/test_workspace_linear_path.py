@@ -109,7 +109,7 @@ def test_a_line_past_the_shoulder_axis_passes_a_singularity():
     # and a line 1 mm from it turns the shoulder half a turn in a few millimetres.
     solver = _planar(dataclasses.replace(PLANAR, link_lengths=(0.25, 0.25)))
     a, b = _pose(solver, (-0.1, 0.0, 0.001)), _pose(solver, (0.1, 0.0, 0.001))
-    with pytest.raises(LineError, match=r"passes a singularity at \(-?0\.000, 0\.000, "
+    with pytest.raises(LineError, match=r'passes a singularity at \(-?0\.000, 0\.000, '
                                         r"0\.001\) m, 5\d % along it: 'shoulder_joint' would"):
         LinePlanner(solver).line(a, b)
 

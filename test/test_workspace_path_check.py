@@ -27,7 +27,7 @@ def _arm(radii=(0.01, 0.01)):
 
 
 def _straight(start, end):
-    """Readings along the straight joint-space motion from ``start`` (t = 0) to ``end`` (1)."""
+    """Return readings along the straight joint motion from ``start`` (t = 0) to ``end`` (1)."""
     start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
     return lambda ts: start + np.asarray(ts, dtype=float)[:, None] * (end - start)
 
