@@ -118,5 +118,5 @@ def test_a_line_between_two_elbows_is_refused():
     up = _planar()
     down = _planar(dataclasses.replace(PLANAR, elbow='down'))
     a = _pose(up, (0.3, 0.0, 0.2))
-    with pytest.raises(LineError, match="cannot end at the target's pose"):
+    with pytest.raises(LineError, match="cannot start at the arm's pose"):
         LinePlanner(up).line(a, _pose(down, (0.3, 0.0, -0.2)))

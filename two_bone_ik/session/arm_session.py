@@ -463,10 +463,10 @@ class ArmSession:
             return ()
         guarded, logs = self._solve_jog_point(point)
         along = guarded.result.status is NodeStatus.COLLISION and guarded.contact is not None
-        if along:  # slide along the floor or the box: the velocity into it dropped
-            before = tuple(p - v * self.period for p, v in zip(point, self._jog.velocity))
-            guarded, logs = self._solve_jog_point(slid(before, self._jog.velocity, self.period,
-                                                       guarded.contact.normal))
+        if along:  # slide along the floor or the box: the step put back out of it
+            contact = guarded.contact
+            guarded, logs = self._solve_jog_point(
+                slid(point, contact.radius - contact.distance, contact.normal))
         result = guarded.result
         if result.status is NodeStatus.COLLISION:  # nowhere to slide to: hold
             self._jog.put_back(self._commanded_tip(), sliding=True)

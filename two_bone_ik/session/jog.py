@@ -6,8 +6,8 @@ commanded to it. When the arm cannot follow (the point leaves the workspace, or 
 limits stop it), the point is put back where the commanded tip is, so it slides along the
 boundary with the velocity's component along it instead of running away or stopping dead.
 The same at the floor and at a keep-out box: a step that would put a link through one is
-taken again without the velocity's component into it (:func:`slid`), so the point slides
-along the surface; where even that touches, the point holds. Twists stop: after
+put back out of it along its normal (:func:`slid`), keeping the step's part along it: the
+point slides along the surface; where even that touches, the point holds. Twists stop: after
 ``twist_timeout`` seconds without one the jog ends where the point is.
 
 On a desktop arm the angular velocity turns the approach: its component about the arm's
@@ -35,16 +35,20 @@ def twist_problem(linear: Sequence[float], angular: Sequence[float]) -> str:
     return ''
 
 
-def slid(point: Sequence[float], velocity: Sequence[float], period: float,
-         normal: Sequence[float]) -> Vector3:
-    """Return ``point`` moved on by one period, without the velocity's part into an obstacle.
+#: How far (m) a jog sliding along the floor or a box keeps off it (rounding would otherwise
+#: put a pose on the surface a hair inside it, and the jog would stop there).
+SLIDE_CLEARANCE = 1e-6
 
-    ``normal`` (unit) points away from the floor or box the jog ran into: the velocity's
-    component against it is dropped, the rest kept, so the point slides along the surface.
+
+def slid(point: Sequence[float], depth: float, normal: Sequence[float]) -> Vector3:
+    """Return a jog point that put a link ``depth`` (m) into the floor or a box, put back out.
+
+    ``normal`` (unit) points away from the surface: the point moves along it by ``depth`` and
+    :data:`SLIDE_CLEARANCE`, so what was left of the step is its part along the surface, and
+    the jog slides along it.
     """
-    into = sum(v * n for v, n in zip(velocity, normal))
-    kept = velocity if into >= 0.0 else tuple(v - into * n for v, n in zip(velocity, normal))
-    return tuple(p + v * period for p, v in zip(point, kept))
+    lift = depth + SLIDE_CLEARANCE
+    return tuple(p + lift * n for p, n in zip(point, normal))
 
 
 class Jog:

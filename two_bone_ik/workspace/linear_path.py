@@ -4,8 +4,10 @@
 target, and, on an arm with a wrist pitch, turns the approach pitch linearly from the start's to
 the target's (the roll reading too, with a roll joint). :class:`LinePath` is that path as
 readings of a parameter ``s`` from 0 (the start) to 1 (the target), each pose solved in closed
-form by the arm's own solver on the elbow it starts on (``elbow: nearest`` to the pose before,
-no flip), so the tool point is on the line to the solver's accuracy (1e-9 of the reach).
+form by the arm's own solver on the target's elbow (the start's, when the target is stretched
+or folded: on both), without flipping, from the pose before, so the tool point is on the line
+to the solver's accuracy (1e-9 of the reach). A start stretched or folded is on both elbows;
+one on the other elbow has no straight line to the target.
 
 Built, it has solved the line densely (every :data:`SAMPLE_SPACING` of the tool point's travel
 and :data:`PITCH_SPACING` of the pitch) and refused it, with :class:`LineError` naming where,
@@ -51,10 +53,27 @@ BOUND_MARGIN = 1.2
 POSE_TOLERANCE = 1e-6
 #: Pitch difference (rad) within which the asked pitch counts as kept.
 PITCH_TOLERANCE = 1e-7
+#: An elbow within this (rad) of stretched or folded is on both elbows.
+EDGE_TOLERANCE = 1e-9
 
 
 class LineError(MotionError):
     """The straight line cannot be followed; the message says where."""
+
+
+def elbow_of(geometry, readings: Sequence[float]) -> str:
+    """Return a pose's elbow, ``'up'`` or ``'down'``, or ``''`` when stretched or folded."""
+    if isinstance(geometry, ArmGeometry):
+        q2 = geometry.solver_angles(readings)[1]
+    else:
+        model = geometry.model
+        _, _, i2, _, _ = model.indices
+        q2 = model.zero_angles[1] + model.directions[i2] * readings[i2]
+    q2 = math.remainder(q2, math.tau)
+    if abs(math.sin(q2)) <= EDGE_TOLERANCE and abs(q2) < 1.0 or abs(
+            abs(q2) - math.pi) <= EDGE_TOLERANCE:
+        return ''
+    return 'up' if q2 < 0.0 else 'down'
 
 
 def approach_pitch(geometry, readings: Sequence[float]) -> float:
@@ -79,11 +98,12 @@ class LinePlanner:
     def __init__(self, solver):
         self.geometry = solver.geometry
         if isinstance(self.geometry, ArmGeometry):
-            config = dataclasses.replace(solver.config, elbow='nearest',
-                                         allow_elbow_flip=False)
-            self._solver = TargetSolver(config, self.geometry)
+            self._solvers = {elbow: TargetSolver(dataclasses.replace(
+                solver.config, elbow=elbow, allow_elbow_flip=False), self.geometry)
+                for elbow in ('up', 'down')}
         else:
-            self._solver = DesktopTargetSolver(self.geometry, 'nearest', False)
+            self._solvers = {elbow: DesktopTargetSolver(self.geometry, elbow, False)
+                             for elbow in ('up', 'down')}
         self._roll = None
         model = getattr(self.geometry, 'model', None)
         if model is not None and model.has_roll:
@@ -101,14 +121,15 @@ class LinePlanner:
         """
         return LinePath(self, tuple(float(v) for v in start), tuple(float(v) for v in goal))
 
-    def solve(self, point, pitch: float, roll: Optional[float], previous):
-        """Solve one pose of a line: the tool point, the pitch and the roll reading given."""
+    def solve(self, point, pitch: float, roll: Optional[float], previous, elbow: str):
+        """Solve one pose of a line: the tool point, the pitch, the roll reading, the elbow."""
         if roll is not None:
             previous = list(previous)
             previous[self._roll] = roll
+        solver = self._solvers[elbow]
         if self.pitched:
-            return self._solver.solve('', *point, previous, None, approach_pitch=pitch)
-        return self._solver.solve('', *point, previous)
+            return solver.solve('', *point, previous, None, approach_pitch=pitch)
+        return solver.solve('', *point, previous)
 
 
 def _where(point) -> str:
@@ -158,7 +179,7 @@ class LinePath:
     def _solve(self, s: float, previous, checked: bool = True):
         roll = None if self._roll is None else self._roll[0] + s * self._roll[1]
         pitch = self._pitch0 + s * self._turn
-        result = self._planner.solve(self.point_at(s), pitch, roll, previous)
+        result = self._planner.solve(self.point_at(s), pitch, roll, previous, self._elbow)
         if checked:
             self._check_pose(result, s, pitch)
         return tuple(float(v) for v in result.readings)
@@ -174,15 +195,13 @@ class LinePath:
                                                         math.tau)) > PITCH_TOLERANCE:
             raise LineError(f'the straight line cannot keep the approach pitch {pitch:.3f} '
                             f'rad {where} (a joint limit)')
-        if self._elbow is not None and result.elbow != self._elbow:
+        if result.elbow != self._elbow:
             raise LineError(f'the straight line would change the elbow from {self._elbow} to '
                             f'{result.elbow} {where} (the arm stretched or folded there)')
 
     def _solve_dense(self) -> np.ndarray:
-        self._elbow = None
-        first = self._planner.solve(self.point_at(0.0), self._pitch0,
-                                    None if self._roll is None else self._roll[0], self.start)
-        self._elbow = first.elbow or None
+        geometry = self._planner.geometry
+        self._elbow = elbow_of(geometry, self.goal) or elbow_of(geometry, self.start) or 'up'
         rows = []
         previous = self.start
         for s in self.s:
