@@ -228,16 +228,17 @@ class PickDriver:
         start = len(self.statuses)
         self.probe.publish_until(self.target, self._msg(goal), lambda: len(self.statuses) > start,
                                  TIMEOUT, 'the IK node to answer')
-        return self._finish(goal, start, 0)
+        return self._finish(goal, start, 0, len(self.tips))
 
     def move(self, goal) -> Move:
         """Send ``goal``; wait for its answer, the end of its motion and the tool settled."""
-        start, streamed = len(self.statuses), len(self.streamed)
+        start, streamed, tips = len(self.statuses), len(self.streamed), len(self.tips)
         self.target.publish(self._msg(goal))
         self._wait(lambda: len(self.statuses) > start, f'the answer to {goal}')
-        return self._finish(goal, start, streamed)
+        return self._finish(goal, start, streamed, tips)
 
-    def _finish(self, goal, status_index, streamed_index) -> Move:
+    def _finish(self, goal, status_index, streamed_index, tips_index) -> Move:
+        """Wait for the motion's end and the tool settled; ``path``: the tips from the send."""
         status = _values(self.statuses.messages[status_index])
         moving = status.get('moving') == 'true'
         last = self.streamed.wait_for(lambda m: not moving or _at_rest(m), start=streamed_index,
@@ -257,7 +258,8 @@ class PickDriver:
         state = self.states.wait_for(lambda m: m.header.stamp == tip.header.stamp,
                                      timeout=TIMEOUT)
         joints = len(command)
-        path = tuple(_point(m) for m in self.tips.messages[first:])
+        settled_at = self.tips.messages.index(tip, first)
+        path = tuple(_point(m) for m in self.tips.messages[tips_index:settled_at + 1])
         if status.get('status') not in ('REACHED', 'ELBOW_FLIPPED', 'APPROACH_ADJUSTED'):
             raise RuntimeError(f'{goal}: {status.get("status")}: {status}')
         return Move(tuple(goal), status, command, _point(tip), tuple(state.position[:joints]),

@@ -28,7 +28,7 @@ from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.motion.limits import MotionLimits
 from two_bone_ik.motion.path_timing import PathMotion, time_path
 from two_bone_ik.motion.trajectory import MotionError
-from two_bone_ik.workspace.clearance import Clearance, Contact, point_contact
+from two_bone_ik.workspace.clearance import Clearance, Contact
 from two_bone_ik.workspace.linear_path import LinePlanner
 from two_bone_ik.workspace.links import ArmLinks
 from two_bone_ik.workspace.obstacles import (
@@ -181,7 +181,9 @@ class WorkspaceGuard:
             accepted = result.rejected or accept(result.readings)
         if result.rejected:
             return Guarded(result)
-        touched = point_contact(self.links, position, self.obstacles)
+        # A clear pose with the tool point on the target: the target is clear too.
+        touched = None if accepted and result.reachable else self._clearance.point_contact(
+            position)
         if touched is not None:
             where = ('below the floor' if touched.normal == (0.0, 0.0, 1.0) and
                      touched.distance < 0.0 else 'inside a keep-out box')

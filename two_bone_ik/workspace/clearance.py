@@ -216,18 +216,32 @@ class Clearance:
         self.obstacles = obstacles
         self._floor = obstacles.floor_height if obstacles.floor_height > -math.inf else None
         self._lifted = tuple(r + (self._floor or 0.0) for r in links.point_radii)
+        self._boxes = tuple(box.lower + box.upper for box in obstacles.boxes)
         grow = max(links.radii)
         self._grown = tuple((box.lower[0] - grow, box.lower[1] - grow, box.lower[2] - grow,
                              box.upper[0] + grow, box.upper[1] + grow, box.upper[2] + grow)
                             for box in obstacles.boxes)
+        #: The highest of the grown boxes' tops: an arm wholly above it touches none.
+        self._top = max((box[5] for box in self._grown), default=-math.inf)
 
     def _near_boxes(self, points) -> bool:
         xs, ys, zs = zip(*points)
-        x0, x1, y0, y1, z0, z1 = min(xs), max(xs), min(ys), max(ys), min(zs), max(zs)
+        z0 = min(zs)
+        if z0 > self._top:
+            return False
+        x0, x1, y0, y1, z1 = min(xs), max(xs), min(ys), max(ys), max(zs)
         for lx, ly, lz, hx, hy, hz in self._grown:
             if x0 <= hx and x1 >= lx and y0 <= hy and y1 >= ly and z0 <= hz and z1 >= lz:
                 return True
         return False
+
+    def point_contact(self, point: Sequence[float]) -> Optional[Contact]:
+        """Return :func:`point_contact` of the tool point ``point`` (the fast path)."""
+        x, y, z = point
+        inside = self._floor is not None and z < self._floor
+        for lx, ly, lz, hx, hy, hz in self._boxes:
+            inside = inside or (lx <= x <= hx and ly <= y <= hy and lz <= z <= hz)
+        return point_contact(self.links, point, self.obstacles) if inside else None
 
     def contact(self, points: Sequence[Point]) -> Optional[Contact]:
         """Return the first link of a pose (:meth:`ArmLinks.points`) that touches, or None."""

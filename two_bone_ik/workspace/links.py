@@ -56,6 +56,12 @@ class _ExactDesktopPoints:
     def __init__(self, model, zero_points):
         self._model = model
         self._first = tuple(zero_points[0])
+        self._indices = model.indices
+        self._directions = model.directions
+        self._frame = (tuple(model.origin), tuple(model.forward), tuple(model.up),
+                       tuple(model.normal))
+        self._pair = (model.zero_angles, model.link_lengths, model.shoulder)
+        self._tool = tuple(model.tool_at(0.0))
         yaw_index, i1, i2, i3, i4 = model.indices
         canonical = [_canonical(model, p) for p in zero_points]
         self._laterals = tuple(c[2] for c in canonical)
@@ -66,32 +72,57 @@ class _ExactDesktopPoints:
             self._roll = (u - wrist[0], v - wrist[1])
 
     def __call__(self, readings):
-        model = self._model
-        yaw, (shoulder, elbow, wrist, tool), lateral = model.plane_points(readings)
+        yaw_index, i1, i2, i3, i4 = self._indices
+        d = self._directions
+        yaw = d[0] * readings[0] if yaw_index is not None else 0.0
         c, s = math.cos(yaw), math.sin(yaw)
-        o, f, w, m = model.origin, model.forward, model.up, model.normal
-
-        def world(u, v, n):
-            fu, fn = c * u + s * n, c * n - s * u
-            return (o[0] + fu * f[0] + v * w[0] + fn * m[0],
-                    o[1] + fu * f[1] + v * w[1] + fn * m[1],
-                    o[2] + fu * f[2] + v * w[2] + fn * m[2])
-
-        _, i1, i2, i3, i4 = model.indices
+        (ox, oy, oz), (fx, fy, fz), (wx, wy, wz), (mx, my, mz) = self._frame
+        # The yaw turns forward to c f - s m and the normal to s f + c m.
+        ax, ay, az = c * fx - s * mx, c * fy - s * my, c * fz - s * mz
+        bx, by, bz = s * fx + c * mx, s * fy + c * my, s * fz + c * mz
+        (z1, z2), (l1, l2), (su, sv) = self._pair
+        q1 = z1 + d[i1] * readings[i1]
+        q12 = q1 + z2 + d[i2] * readings[i2]
+        eu, ev = su + l1 * math.cos(q1), sv + l1 * math.sin(q1)
+        wu, wv = eu + l2 * math.cos(q12), ev + l2 * math.sin(q12)
         n = self._laterals
-        points = [self._first]
-        for index, (u, v) in ((i1, shoulder), (i2, elbow), (i3, wrist)):
-            if index is not None and index > 0:
-                points.append(world(u, v, n[index]))
+        plane = [(u, v, n[index]) for index, u, v in ((i1, su, sv), (i2, eu, ev), (i3, wu, wv))
+                 if index is not None and index > 0]
+        pitch = d[i3] * readings[i3] if i3 is not None else 0.0
         if i4 is not None:
-            d = model.directions
-            turn = (d[i1] * readings[i1] + d[i2] * readings[i2] + d[i3] * readings[i3])
+            turn = d[i1] * readings[i1] + d[i2] * readings[i2] + pitch
             ct, st = math.cos(turn), math.sin(turn)
             ru, rv = self._roll
-            points.append(world(wrist[0] + ct * ru - st * rv, wrist[1] + st * ru + ct * rv,
-                                n[i4]))
-        points.append(world(tool[0], tool[1], lateral))
-        return tuple(points)
+            plane.append((wu + ct * ru - st * rv, wv + st * ru + ct * rv, n[i4]))
+            length, beta, lateral = self._model.tool_at(readings[i4])
+        else:
+            length, beta, lateral = self._tool
+        phi = q12 + pitch + beta
+        plane.append((wu + length * math.cos(phi), wv + length * math.sin(phi), lateral))
+        return (self._first,) + tuple(
+            (ox + u * ax + v * wx + m * bx, oy + u * ay + v * wy + m * by,
+             oz + u * az + v * wz + m * bz) for u, v, m in plane)
+
+
+class _PlanarPoints:
+    """A planar arm's shoulder, elbow and tip, in closed form with its constants kept (fast)."""
+
+    def __init__(self, geometry: ArmGeometry):
+        self._origin = tuple(geometry.shoulder_position)
+        self._u, self._v = tuple(geometry.u_axis), tuple(geometry.v_axis)
+        self._zero, self._direction = geometry.zero_angles, geometry.directions
+        self._lengths = geometry.link_lengths
+
+    def __call__(self, readings):
+        (z1, z2), (d1, d2), (l1, l2) = self._zero, self._direction, self._lengths
+        q1 = z1 + d1 * readings[0]
+        q12 = q1 + z2 + d2 * readings[1]
+        eu, ev = l1 * math.cos(q1), l1 * math.sin(q1)
+        tu, tv = eu + l2 * math.cos(q12), ev + l2 * math.sin(q12)
+        (ox, oy, oz), (ux, uy, uz), (vx, vy, vz) = self._origin, self._u, self._v
+        return ((ox, oy, oz), (ox + eu * ux + ev * vx, oy + eu * uy + ev * vy,
+                               oz + eu * uz + ev * vz),
+                (ox + tu * ux + tv * vx, oy + tu * uy + tv * vy, oz + tu * uz + tv * vz))
 
 
 def _fast_points(geometry, segments, tail):
@@ -128,7 +159,7 @@ class ArmLinks:
         if len(self.radii) != len(self.names):
             raise ValueError(f'{len(self.radii)} radii for {len(self.names)} links')
         self._planar = isinstance(geometry, ArmGeometry)
-        self._fast = None
+        self._fast = _PlanarPoints(geometry) if self._planar else None
         if not self._planar:
             model = geometry.model
             self._segments, self._tail = model.segments, model.tail
@@ -149,8 +180,6 @@ class ArmLinks:
 
     def points(self, readings: Sequence[float]) -> Tuple[Point, ...]:
         """Return the N + 1 points of a pose: each moving joint's origin, the tool point, m."""
-        if self._planar:
-            return self.geometry.arm_points(readings)
         if self._fast is not None:
             return self._fast(readings)
         pose = chain_pose(self._segments, self._tail, readings)
