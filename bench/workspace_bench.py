@@ -137,10 +137,10 @@ def pose_messages(targets, frame):
 
 
 def line_case(values, boxes, floor):
-    """The guard, the line's two poses (about 2 s apart at the limits) and Ruckig's floor."""
+    """Return the line (about 2 s at the limits) and its floor, Ruckig's joint plan."""
     session = ArmSession(values, set(values))
-    start = session.target('', 0.2, -0.12, 0.1).result.readings
-    goal = session.target('', 0.22, 0.12, 0.03).result.readings
+    start = session.target('', 0.2, -0.11, 0.1).result.readings
+    goal = session.target('', 0.22, 0.1, 0.035).result.readings
     guard = WorkspaceGuard({'floor_height': floor, 'keep_out_boxes': boxes,
                             'link_radius': values['link_radius']})
     guard.use_arm(session.solver)

@@ -198,6 +198,28 @@ def point_contact(links, point: Sequence[float], obstacles: Obstacles) -> Option
     return None
 
 
+def _crosses_slabs(a, b, lx, ly, lz, hx, hy, hz) -> bool:
+    """Whether the segment a-b meets the box [l, h] (slabs, Liang-Barsky; a cheap first test).
+
+    The box grown by a link's radius, with square edges, holds the rounded one: a segment that
+    misses it is farther than the radius from the box.
+    """
+    t0, t1 = 0.0, 1.0
+    for p, q, lo, hi in ((a[0], b[0], lx, hx), (a[1], b[1], ly, hy), (a[2], b[2], lz, hz)):
+        d = q - p
+        if d == 0.0:
+            if p < lo or p > hi:
+                return False
+            continue
+        u, v = (lo - p) / d, (hi - p) / d
+        if u > v:
+            u, v = v, u
+        t0, t1 = max(t0, u), min(t1, v)
+        if t0 > t1:
+            return False
+    return True
+
+
 class Clearance:
     """One arm's links against one workspace: is a pose clear? (the per-target fast path).
 
@@ -224,15 +246,32 @@ class Clearance:
         #: The highest of the grown boxes' tops: an arm wholly above it touches none.
         self._top = max((box[5] for box in self._grown), default=-math.inf)
 
-    def _near_boxes(self, points) -> bool:
+    def _near_boxes(self, points) -> list:
+        """Return the boxes (as :attr:`_boxes` rows) whose grown box meets the arm's."""
         xs, ys, zs = zip(*points)
         z0 = min(zs)
         if z0 > self._top:
-            return False
+            return []
         x0, x1, y0, y1, z1 = min(xs), max(xs), min(ys), max(ys), max(zs)
-        for lx, ly, lz, hx, hy, hz in self._grown:
-            if x0 <= hx and x1 >= lx and y0 <= hy and y1 >= ly and z0 <= hz and z1 >= lz:
-                return True
+        return [box for box, (lx, ly, lz, hx, hy, hz) in zip(self._boxes, self._grown)
+                if x0 <= hx and x1 >= lx and y0 <= hy and y1 >= ly and z0 <= hz and z1 >= lz]
+
+    def _touches_a_box(self, points, near) -> bool:
+        """Whether a link touches one of the ``near`` boxes (exactly, after a bounding test)."""
+        for index, radius in enumerate(self.links.radii):
+            (ax, ay, az), (bx, by, bz) = points[index], points[index + 1]
+            x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+            y0, y1 = (ay, by) if ay <= by else (by, ay)
+            z0, z1 = (az, bz) if az <= bz else (bz, az)
+            for lx, ly, lz, hx, hy, hz in near:
+                if (x0 - radius <= hx and x1 + radius >= lx and y0 - radius <= hy
+                        and y1 + radius >= ly and z0 - radius <= hz and z1 + radius >= lz
+                        and _crosses_slabs(points[index], points[index + 1], lx - radius,
+                                           ly - radius, lz - radius, hx + radius,
+                                           hy + radius, hz + radius)):
+                    lower, upper = (lx, ly, lz), (hx, hy, hz)
+                    if segment_box(points[index], points[index + 1], lower, upper)[0] < radius:
+                        return True
         return False
 
     def point_contact(self, point: Sequence[float]) -> Optional[Contact]:
@@ -249,8 +288,10 @@ class Clearance:
             for point, lifted in zip(points, self._lifted):
                 if point[2] < lifted:
                     return first_contact(self.links, points, self.obstacles)
-        if self._grown and self._near_boxes(points):
-            return first_contact(self.links, points, self.obstacles)
+        if self._grown:
+            near = self._near_boxes(points)
+            if near and self._touches_a_box(points, near):
+                return first_contact(self.links, points, self.obstacles)
         return None
 
 
