@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from test_session_arm_session import check_motion_limits, jog, SimClock, stream
+from test_session_arm_session import check_motion_limits, SimClock, stream
 
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
 from two_bone_ik.common.config_error import ConfigError
@@ -397,10 +397,24 @@ def test_a_line_asked_while_moving_starts_from_where_that_motion_ends():
 # -- jogging --------------------------------------------------------------------------------
 
 
+def _jog(session, clock, linear, periods):
+    """Twist every 0.1 s and tick ``periods`` times (bounded); return the commanded tips."""
+    tips = []
+    for period in range(periods):
+        if period % 10 == 0:
+            session.twist('', linear, (0.0, 0.0, 0.0))
+        tick = session.tick()
+        clock.now += PERIOD
+        if tick.command is not None:
+            tips.append(np.array(session.solver.geometry.tip_position(tick.command.position)))
+    return np.array(tips)
+
+
 def test_a_jog_into_the_table_slides_along_it():
     session, clock = new_session(TABLE, link_radius=[0.0, 0.02, 0.01])
     session.target('', 0.2, 0.0, 0.0)
-    tips = np.array(jog(session, clock, (0.1, 0.0, -0.2), 150))
+    tips = _jog(session, clock, (0.1, 0.0, -0.2), 150)
+    assert len(tips) == 150  # never held: it slid
     assert tips[:, 2].min() >= -0.1 + 0.01 - 1e-9  # never into the table
     assert np.abs(tips[-30:, 2] - tips[-1, 2]).max() <= 0.01  # on it ...
     assert (np.diff(tips[-30:, 0]) > 0.0).all()  # ... still going forward: sliding
@@ -408,3 +422,18 @@ def test_a_jog_into_the_table_slides_along_it():
         assert oracle_clear(session, session.solver.solve('', *tip).readings)
     answer = session.twist('', (0.1, 0.0, -0.2), (0.0, 0.0, 0.0))
     assert dict(session.status(answer)[2])['jog'] == 'sliding'
+
+
+def test_a_jog_into_a_corner_holds_there():
+    # Forward and down at the reach's edge: into the table and out of reach at once.
+    session, clock = new_session(TABLE, link_radius=[0.0, 0.02, 0.01])
+    session.target('', 0.5, 0.0, 0.0)
+    tips = _jog(session, clock, (0.1, 0.0, -0.2), 200)
+    assert tips[:, 2].min() >= -0.1 + 0.01 - 1e-9
+    last = tips[-1]
+    for _ in range(20):  # holding: nothing new is commanded, or the same point
+        tick = session.tick()
+        clock.now += PERIOD
+        if tick.command is not None:
+            np.testing.assert_allclose(
+                session.solver.geometry.tip_position(tick.command.position), last, atol=1e-6)
