@@ -890,3 +890,16 @@ def test_arrival_parameters_are_checked_and_applied_at_runtime():
     assert statuses[1][0] == 'NOT_FOLLOWING' and 0.1 < abs(lag) < 0.2
     with pytest.raises(ConfigError, match='goal_tolerance: expected 2'):
         new_session(goal_tolerance=[0.1, 0.1, 0.1])
+
+
+def test_not_monitored_is_logged_once_not_per_command():
+    # A node with nobody on joint_states commands as before: one line says so, at info.
+    session, clock = new_session(**UNLIMITED_MOTION)
+    logs = []
+    for target in range(3):
+        session.target('', *tip_target(0.4, 0.3 + 0.1 * target))
+        for _ in range(60):
+            clock.sleep(PERIOD)
+            logs += session.tick().logs
+    assert [(line.severity, line.text.split(':')[0]) for line in logs] == [
+        ('info', 'motion_status NOT_MONITORED')]

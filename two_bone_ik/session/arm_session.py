@@ -136,6 +136,7 @@ class ArmSession:
         self._arrival_values = {k: values[k] for k in ARRIVAL_PARAMETERS if k in values}
         self._arrival = ArrivalMonitor(names, arrival_settings(self._arrival_values, len(names)),
                                        clock, _continuous(self._bounds))
+        self._said_unmonitored = False  # whether the last verdict, NOT_MONITORED, was logged
         self._convention = self._convention_of(solver)
         self._motion = CommandedMotion(limits, self._bounds,
                                        check_command_rate(values['command_rate']),
@@ -451,10 +452,13 @@ class ArmSession:
             return (), (), nothing
         status = self._motion_status(verdict)
         logs = ()
-        if verdict.status is not MotionStatus.ARRIVED and self._throttle.allow(
-                ('motion_status', verdict.status)):
-            severity = 'warning' if verdict.status is MotionStatus.NOT_MONITORED else 'error'
-            logs = (LogLine(severity, f'motion_status {status[1]}'),)
+        unmonitored = verdict.status is MotionStatus.NOT_MONITORED
+        if unmonitored and not self._said_unmonitored:  # (an arm without sensors: say it once)
+            logs = (LogLine('info', f'motion_status {status[1]}'),)
+        elif verdict.status in (MotionStatus.NOT_FOLLOWING, MotionStatus.GOAL_MISSED) and \
+                self._throttle.allow(('motion_status', verdict.status)):
+            logs = (LogLine('error', f'motion_status {status[1]}'),)
+        self._said_unmonitored = unmonitored
         if verdict.status is not MotionStatus.NOT_FOLLOWING:
             return (status,), logs, nothing
         with self._jog_lock:
