@@ -244,6 +244,11 @@ SIM_PARAMETERS = (
         'Name of the joint_trajectory_controller the sim stands in for: it follows '
         'trajectory_msgs/JointTrajectory on <trajectory_controller>/joint_trajectory '
         '(relative) as that controller does. Empty: not subscribed.'),
+    ParameterSpec(
+        'blocked_joints', STRINGS, [],
+        'Simulated joints held where they start whatever is commanded (their actuators hold '
+        'their position), as by an obstacle: for tests and demos of an arm that does not '
+        'follow. Empty: none.', 'names of simulated joints'),
 )
 
 

@@ -13,7 +13,9 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
 - viscous joint damping, the integration time step and the implicit-in-velocity integrator;
 - joint ranges: the URDF's, narrowed by the arm's limits (finite ones, see
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
-- optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame).
+- optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
+- blocked joints (for tests and demos of an arm that does not follow): their actuators ignore
+  every command and hold the position they started at, as a joint held by an obstacle would.
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
@@ -105,6 +107,8 @@ class ArmSim:
     urdf : str, optional
         The user's robot description to simulate instead of a generated one, when ``arm`` is
         the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
+    blocked_joints : sequence of str, optional
+        Simulated joints whose actuators hold their initial position whatever is commanded.
 
     Raises
     ------
@@ -118,7 +122,7 @@ class ArmSim:
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
                  initial_positions: Optional[Sequence[float]] = None,
-                 urdf: Optional[str] = None):
+                 urdf: Optional[str] = None, blocked_joints: Sequence[str] = ()):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -136,6 +140,12 @@ class ArmSim:
                            f"{', '.join(self.arm.joint_names)}), got {list(initial_positions)!r}")
         #: Every simulated joint: the arm's, then those off the chain.
         self.joint_names = self.arm.joint_names + self.arm.extra_joints
+        unknown = [name for name in blocked_joints if name not in self.joint_names]
+        if unknown:
+            raise SimError(f"blocked_joints: no simulated joint named {', '.join(unknown)} "
+                           f"(the joints: {', '.join(self.joint_names)})")
+        #: Indices (in :attr:`joint_names`) of the joints that hold whatever is commanded.
+        self.blocked = frozenset(self.joint_names.index(name) for name in blocked_joints)
         try:
             spec = mujoco.MjSpec.from_string(self.arm.urdf)
         except ValueError as exc:
@@ -327,9 +337,10 @@ class ArmSim:
             ``{joint index in joint_names: position}``, rad (as in
             ``match_command(...).targets``); joints not mentioned keep their target. Positions
             go through :meth:`clamp_target`; a non-finite one raises before any is set.
+            Blocked joints keep their target.
         """
         clamped = {index: self.clamp_target(index, position)
-                   for index, position in targets.items()}
+                   for index, position in targets.items() if index not in self.blocked}
         for index, position in clamped.items():
             self.data.ctrl[self._actuators[index]] = position
 
