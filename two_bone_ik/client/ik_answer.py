@@ -18,6 +18,8 @@ EXIT_REACHED = 0
 EXIT_NOT_REACHED = 1
 #: Exit code: nobody answered (no node, or no answer within the timeout), or a bad command line.
 EXIT_NO_ANSWER = 2
+#: Exit code: reached, but the arm did not get there (or nothing says it did).
+EXIT_NOT_ARRIVED = 3
 #: Exit code after Ctrl-C, as a shell reports a command that SIGINT ended.
 EXIT_INTERRUPTED = 130
 
@@ -105,11 +107,17 @@ def answer_from_status(level: int, message: str, values: Mapping[str, str]) -> I
                     motion_remaining=remaining if math.isfinite(remaining) else 0.0)
 
 
-def target_exit_code(answer: Optional[IkAnswer]) -> int:
-    """Return the exit code for one target: reached 0, answered otherwise 1, no answer 2."""
+def target_exit_code(answer: Optional[IkAnswer], arrived: Optional[bool] = None) -> int:
+    """Return the exit code for one target.
+
+    Reached 0, answered otherwise 1, no answer 2; reached but not ``arrived`` 3 (``arrived``
+    None: not waited for, as with ``--no-wait``).
+    """
     if answer is None:
         return EXIT_NO_ANSWER
-    return EXIT_REACHED if answer.reached else EXIT_NOT_REACHED
+    if not answer.reached:
+        return EXIT_NOT_REACHED
+    return EXIT_NOT_ARRIVED if arrived is False else EXIT_REACHED
 
 
 def path_exit_code(answers: Sequence[Optional[IkAnswer]]) -> int:
