@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import math
 from typing import Mapping, Optional, Sequence, Tuple
 
+from two_bone_ik.client.motion_answer import parse_point, Point
+
 #: Codes whose tip is on the target: REACHED (0), ELBOW_FLIPPED (4), APPROACH_ADJUSTED (14).
 REACHED_CODES = frozenset({0, 4, 14})
 
@@ -59,6 +61,11 @@ class IkAnswer:
         Seconds until the arm is at rest on the command (``motion_remaining``); 0 if not given.
     joints : JointPositions or None
         The command for this target (the last one of a motion, at rest), once known.
+    tool_point, measured_tool_point : tuple of 3 float or None
+        The commanded tool point and that of the latest measured readings, m in
+        ``base_frame`` (``tool_point``, ``measured_tool_point``); None if unknown.
+    arrival : str
+        The node's last ``motion_status`` name (``arrival``); empty if not given.
     """
 
     code: Optional[int]
@@ -69,6 +76,9 @@ class IkAnswer:
     moving: bool = False
     motion_remaining: float = 0.0
     joints: Optional[JointPositions] = None
+    tool_point: Optional[Point] = None
+    measured_tool_point: Optional[Point] = None
+    arrival: str = ''
 
     @property
     def reached(self) -> bool:
@@ -104,7 +114,10 @@ def answer_from_status(level: int, message: str, values: Mapping[str, str]) -> I
     return IkAnswer(code=code, name=name, message=message, level=int(level),
                     tip_error=_number(values.get('tip_error'), math.nan),
                     moving=values.get('moving', '').strip().lower() == 'true',
-                    motion_remaining=remaining if math.isfinite(remaining) else 0.0)
+                    motion_remaining=remaining if math.isfinite(remaining) else 0.0,
+                    tool_point=parse_point(values.get('tool_point')),
+                    measured_tool_point=parse_point(values.get('measured_tool_point')),
+                    arrival=values.get('arrival', ''))
 
 
 def target_exit_code(answer: Optional[IkAnswer], arrived: Optional[bool] = None) -> int:

@@ -55,8 +55,8 @@ class MotionAnswer:
         return self.code == ARRIVED
 
 
-def _point(text: Optional[str]) -> Optional[Point]:
-    """``[0.1, 0.2, 0.3]`` -> a point; anything else (``unknown``) -> None."""
+def parse_point(text: Optional[str]) -> Optional[Point]:
+    """Return the point ``[0.1, 0.2, 0.3]`` says (m); anything else (``unknown``): None."""
     try:
         point = tuple(float(v) for v in (text or '').strip().strip('[]').split(','))
     except ValueError:
@@ -74,8 +74,8 @@ def motion_answer_from_status(message: str, values: Mapping[str, str]) -> Motion
         target_error = math.nan
     return MotionAnswer(code, values.get('status') or message.split(':', 1)[0] or 'UNKNOWN',
                         message, values.get('target_id', ''), target_error,
-                        _point(values.get('tool_point')),
-                        _point(values.get('measured_tool_point')))
+                        parse_point(values.get('tool_point')),
+                        parse_point(values.get('measured_tool_point')))
 
 
 def _why(answer: MotionAnswer) -> str:

@@ -49,9 +49,7 @@ def _at_rest(msg: JointState) -> bool:
 
 
 class TargetSender:
-    """The tool's endpoints: ``target_pose`` out; ``ik_status``, ``joint_commands`` and
-    ``motion_status`` in.
-    """
+    """The tool's endpoints: target out; ``ik_status``, commands, ``motion_status`` in."""
 
     def __init__(self, client: ClientNode, frame: str, timeout: float):
         self.client = client
