@@ -707,7 +707,7 @@ def drive(session, clock, arm=None, answer=None, on_tick=None):
     sent, statuses, ticks = [], [], []
     if answer is not None:
         statuses += [(text.split(':')[0], dict(values, message=text))
-                     for _, text, values in answer.motion]
+                     for _, text, values in map(session.motion_status, answer.motion)]
         if arm is not None and answer.command is not None:
             arm.command(answer.command.position)
 
@@ -718,7 +718,7 @@ def drive(session, clock, arm=None, answer=None, on_tick=None):
             arm.report()
         tick = session.tick()
         statuses.extend((text.split(':')[0], dict(values, message=text))
-                        for _, text, values in tick.motion)
+                        for _, text, values in map(session.motion_status, tick.motion))
         if tick.command is not None:
             if tick.command.velocity is not None:
                 sent.append(Sent(clock(), tick))
@@ -855,8 +855,8 @@ def test_stop_ends_the_targets_monitoring_and_follows_the_braking_end():
     # Nothing more about the target: the braking end is the command followed now.
     assert [(n, v['target_id']) for n, v in statuses] == [('MOVING', 'target'),
                                                           ('ARRIVED', 'stop')]
-    assert stop.wake and [(text.split(':')[0], dict(values)['target_id'])
-                          for _, text, values in stop.motion] == [('MOVING', 'stop')]
+    assert stop.wake and [(verdict.status.name, verdict.target_id)
+                          for verdict in stop.motion] == [('MOVING', 'stop')]
     assert statuses[1][1]['tool_point'] != statuses[0][1]['tool_point']
     assert len(sent) > 30 and list(sent[-1].velocity) == [0.0, 0.0]
 
@@ -867,7 +867,7 @@ def test_a_jog_is_one_command():
     arm.report()
     first = session.twist('', (0.02, 0.0, 0.0), (0.0, 0.0, 0.0))
     again = session.twist('', (0.02, 0.0, 0.0), (0.0, 0.0, 0.0))
-    assert [text.split(':')[0] for _, text, _ in first.motion] == ['MOVING']
+    assert [verdict.status.name for verdict in first.motion] == ['MOVING']
     assert again.motion == ()
     _, statuses = drive(session, clock, arm, first)
     assert [(n, v['target_id']) for n, v in statuses] == [('MOVING', 'twist'),

@@ -260,7 +260,7 @@ class IkNode(SchemaNode):
                  motion=()) -> None:
         """Publish a command, a trajectory and motion statuses; start streaming (or checking)."""
         if motion and self._motion_pub.get_subscription_count():
-            for level, text, values in motion:
+            for level, text, values in map(self._session.motion_status, motion):
                 self._motion_pub.publish(diagnostic_status(
                     level, self._status_name, text, self._base_frame, values))
         if command is not None:

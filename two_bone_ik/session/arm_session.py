@@ -36,7 +36,8 @@ from two_bone_ik.session.arrival import ARRIVAL_PARAMETERS, arrival_settings, Ar
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.motion_status import motion_status, tool_point_values
-from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
+from two_bone_ik.session.outputs import LogLine, MotionStatusReport, Report, StopAnswer
+from two_bone_ik.session.outputs import TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
 from two_bone_ik.session.target_statistics import TargetStatistics
@@ -302,8 +303,7 @@ class ArmSession:
                 command, trajectory = planned.command, planned.trajectory
                 moving, remaining = planned.moving, planned.remaining
                 motion = self._follow(target_id, result.readings, origin, moving,
-                                      result.position, f'toward {shown(result.readings)} rad'
-                                      + (f', {remaining:.3f} s planned' if moving else ''))
+                                      result.position, '')
                 wake = True  # the pacer checks arrival, and streams a planned motion
         self._stats.record(result.status)
         commanded = result.status is not NodeStatus.MOTION_FAILED and not result.rejected
@@ -431,17 +431,21 @@ class ArmSession:
         return stream.last_command or stream.measured_position or self._motion.initial
 
     def _follow(self, target_id: str, goal, origin, moving: bool, target, text: str):
-        """Follow a new command: return its ``motion_status`` (``MOVING``)."""
-        verdict = self._arrival.command(target_id, goal, origin, self.planned, moving,
-                                        target, text)
-        return (self._motion_status(verdict),)
+        """Follow a new command: return its ``MOVING`` verdict, in a tuple."""
+        return (self._arrival.command(target_id, goal, origin, self.planned, moving, target,
+                                      text),)
 
-    def _motion_status(self, verdict):
+    def motion_status(self, verdict) -> MotionStatusReport:
+        """Return a verdict's ``motion_status``: level, message, (key, value) pairs.
+
+        Built only when asked (the node asks while something subscribes): the tool points
+        cost more than the decision.
+        """
         solver = self.solver
         return motion_status(verdict, solver.geometry.tip_position if solver else None)
 
     def _check_arrival(self):
-        """Check the command followed (pacer thread): ``(statuses, logs, hold)``.
+        """Check the command followed (pacer thread): ``(verdicts, logs, hold)``.
 
         ``hold`` is what :meth:`CommandedMotion.hold` returned, or nothing to publish.
         """
@@ -450,20 +454,20 @@ class ArmSession:
                                       self._motion.moving or self._jog.active)
         if verdict is None:
             return (), (), nothing
-        status = self._motion_status(verdict)
         logs = ()
+        line = f'motion_status {verdict.status.name}: {verdict.text}'
         unmonitored = verdict.status is MotionStatus.NOT_MONITORED
         if unmonitored and not self._said_unmonitored:  # (an arm without sensors: say it once)
-            logs = (LogLine('info', f'motion_status {status[1]}'),)
+            logs = (LogLine('info', line),)
         elif verdict.status in (MotionStatus.NOT_FOLLOWING, MotionStatus.GOAL_MISSED) and \
                 self._throttle.allow(('motion_status', verdict.status)):
-            logs = (LogLine('error', f'motion_status {status[1]}'),)
+            logs = (LogLine('error', line),)
         self._said_unmonitored = unmonitored
         if verdict.status is not MotionStatus.NOT_FOLLOWING:
-            return (status,), logs, nothing
+            return (verdict,), logs, nothing
         with self._jog_lock:
             self._jog.stop()
-        return (status,), logs, self._motion.hold(verdict.measured)
+        return (verdict,), logs, self._motion.hold(verdict.measured)
 
     def arrival_values(self, result=None) -> Tuple[Tuple[str, str], ...]:
         """``ik_status``'s values about arrival: ``arrival`` and the tool points.

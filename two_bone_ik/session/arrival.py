@@ -261,7 +261,8 @@ class ArrivalMonitor:
         target : any
             Passed back in every verdict about it.
         text : str
-            The ``MOVING`` message.
+            The ``MOVING`` message (empty: :mod:`~two_bone_ik.session.motion_status` says
+            where it goes).
         """
         now = self._clock()
         goal = None if goal is None else tuple(float(v) for v in goal)

@@ -56,9 +56,11 @@ def motion_status(verdict: Verdict,
     """Return a verdict's ``motion_status``: level, message, (key, value) pairs.
 
     ``tool_point`` is the arm's forward kinematics (readings -> m in ``base_frame``), or None
-    without an arm.
+    without an arm. A verdict without a text (a target's ``MOVING``) says where it goes:
+    ``toward [0.412000, -1.038000] rad``.
     """
     status = verdict.status
+    text = verdict.text or 'toward [' + ', '.join(f'{v:.6f}' for v in verdict.commanded) + '] rad'
     errors = ', '.join(f'{name}: {UNKNOWN if e is None else format(e, "+.6f")}'
                        for name, e in zip(verdict.names, verdict.errors))
     commanded_point = None if tool_point is None else tuple(
@@ -74,4 +76,4 @@ def motion_status(verdict: Verdict,
               ('tool_error', _metres(tool_error)), ('target_error', _metres(target_error)),
               ('tool_point', point_text(commanded_point)),
               ('measured_tool_point', point_text(measured)))
-    return MOTION_LEVELS[status], f'{status.name}: {verdict.text}', values
+    return MOTION_LEVELS[status], f'{status.name}: {text}', values

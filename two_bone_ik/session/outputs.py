@@ -2,8 +2,9 @@
 
 Plain tuples: the node turns each into its message (``JointState`` / ``Float64MultiArray`` for a
 :class:`JointCommand`, ``JointTrajectory`` for a :class:`TrajectoryCommand`,
-``DiagnosticStatus`` for a :class:`Report` and for each :data:`MotionStatusReport`) and each
-:class:`LogLine` into a logger call.
+``DiagnosticStatus`` for a :class:`Report`, and for each arrival verdict the
+:data:`MotionStatusReport` the session builds of it) and each :class:`LogLine` into a logger
+call.
 """
 
 import math
@@ -70,8 +71,10 @@ class TargetAnswer(NamedTuple):
         Whether the pacer must run (a motion to stream).
     logs : tuple of LogLine
         Lines to log (already throttled).
-    motion : tuple of MotionStatusReport
-        ``motion_status`` messages to publish (the new command's ``MOVING``).
+    motion : tuple of Verdict
+        What to publish on ``motion_status`` (the new command's ``MOVING``): verdicts of
+        :mod:`two_bone_ik.session.arrival`, which ``ArmSession.motion_status`` turns into a
+        :data:`MotionStatusReport`.
     """
 
     result: object
@@ -81,7 +84,7 @@ class TargetAnswer(NamedTuple):
     remaining: float
     wake: bool
     logs: Tuple[LogLine, ...]
-    motion: Tuple[MotionStatusReport, ...] = ()
+    motion: tuple = ()
 
 
 class Tick(NamedTuple):
@@ -101,8 +104,8 @@ class Tick(NamedTuple):
         Lines to log.
     time : float
         Plan time of the sample, s (a whole number of periods); NaN without a sample.
-    motion : tuple of MotionStatusReport
-        ``motion_status`` messages to publish (a verdict about the command followed).
+    motion : tuple of Verdict
+        What to publish on ``motion_status`` (a verdict about the command followed).
     """
 
     command: Optional[JointCommand]
@@ -111,19 +114,19 @@ class Tick(NamedTuple):
     period: float
     logs: Tuple[LogLine, ...]
     time: float = math.nan
-    motion: Tuple[MotionStatusReport, ...] = ()
+    motion: tuple = ()
 
 
 class StopAnswer(NamedTuple):
     """What ``~/stop`` did: the reply, a braking motion, whether to stream, its ``MOVING``.
 
-    ``motion`` holds the ``motion_status`` of the braking end, the command followed now.
+    ``motion`` holds the ``MOVING`` verdict of the braking end, the command followed now.
     """
 
     message: str
     trajectory: Optional[TrajectoryCommand]
     wake: bool
-    motion: Tuple[MotionStatusReport, ...] = ()
+    motion: tuple = ()
 
 
 class Report(NamedTuple):
