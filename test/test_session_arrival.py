@@ -123,6 +123,16 @@ def test_a_lagging_arm_is_never_arrived_and_misses_at_goal_time():
     assert not mon.active
 
 
+def test_a_goal_time_of_zero_waits_without_limit_as_a_trajectory_controller():
+    mon, clock = monitor(SETTINGS._replace(goal_time=0.0))
+    step(mon, clock)
+    for _ in range(100):
+        read(mon, clock, (0.0, 0.0), after=0.1)  # 10 s short of the goal
+        assert mon.check(GOAL, moving=False) is None
+    read(mon, clock, GOAL, after=0.1)
+    assert mon.check(GOAL, moving=False).status is MotionStatus.ARRIVED
+
+
 def test_a_joint_just_out_of_its_goal_tolerance_is_not_arrived():
     mon, clock = monitor()
     step(mon, clock)

@@ -158,7 +158,8 @@ ARRIVAL_PARAMETERS = (
         'goal_time', DOUBLE, 2.0,
         "Seconds after a command's end (its last streamed sample, or the command itself "
         'without motion planning) within which the readings must be within goal_tolerance; '
-        'then GOAL_MISSED.', '0 to 3600 s', read_only=False, bounds=(0.0, 3600.0)),
+        "then GOAL_MISSED. 0: no limit (as joint_trajectory_controller's goal_time).",
+        '0 to 3600 s', read_only=False, bounds=(0.0, 3600.0)),
     ParameterSpec(
         'state_timeout', DOUBLE, 0.5,
         'Seconds without joint_states for a commanded joint after which the arm is '

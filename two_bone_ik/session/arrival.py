@@ -19,7 +19,9 @@ motion still streams. Each call answers with at most one :class:`Verdict`, in th
 - ``ARRIVED`` once the motion has ended (the last sample streamed, or a step commanded) and
   every joint has a reading, taken since then, within ``goal_tolerance`` of the final
   command;
-- ``GOAL_MISSED`` when that has not happened ``goal_time`` seconds after the end.
+- ``GOAL_MISSED`` when that has not happened ``goal_time`` seconds after the end (``goal_time``
+  0: no limit, as joint_trajectory_controller's; the command is followed until it arrives or
+  another comes).
 
 Every verdict but ``MOVING`` ends the monitoring of its command. Without motion planning (one
 command per target) there is no path to follow: only the timeouts and the goal apply.
@@ -371,7 +373,7 @@ class ArrivalMonitor:
                 f'every joint within goal_tolerance of the command {elapsed:.2f} s after the '
                 "motion's end", final, fresh)
         goal_time = self._settings.goal_time
-        if elapsed < goal_time:
+        if goal_time == 0.0 or elapsed < goal_time:  # (0: no limit, as a JTC's goal_time)
             return None
         worst = _worst(errors, tolerance)
         return self._verdict(MotionStatus.GOAL_MISSED, command, (
