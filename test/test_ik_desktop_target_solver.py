@@ -78,9 +78,11 @@ def test_statuses_and_their_lines(target, options, status):
     assert line.startswith(status.name + ': ') and '\n' not in line
     keys = [key for key, _ in solver.values(result)]
     expected = ['code', 'status', 'target_distance', 'tip_error', 'elbow', 'off_plane',
-                'solver_status', 'approach_pitch']
+                'solver_status', 'approach_pitch', 'use_orientation']
     assert keys == expected + (['orientation_error'] if options else [])
     assert dict(solver.values(result))['code'] == str(int(status))
+    # Whether the target's orientation was used: two_bone_ik_target says so when it was not.
+    assert dict(solver.values(result))['use_orientation'] == ('true' if options else 'false')
 
 
 def test_options_change_at_runtime():

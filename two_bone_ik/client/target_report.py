@@ -47,6 +47,19 @@ def format_answer(answer: IkAnswer, joints_note: str = '') -> str:
     return '\n'.join(lines) + '\n'
 
 
+def orientation_note(answer: Optional[IkAnswer], node: str) -> str:
+    """Return why an orientation sent (--pitch, --roll) was not used, and how to use it.
+
+    ``''`` when the node used it, did not say (``use_orientation`` is a desktop arm's value)
+    or did not answer. ``node`` is the IK node's full name.
+    """
+    if answer is None or answer.use_orientation is not False:
+        return ''
+    return ("the orientation (--pitch/--roll) was not used: the node's use_orientation is "
+            'false (it approaches at its approach_pitch); to use it: ros2 param set '
+            f'{node} use_orientation true, or use_orientation: true in its params file')
+
+
 def _status_text(answer: Optional[IkAnswer]) -> str:
     if answer is None:
         return NO_ANSWER

@@ -238,11 +238,13 @@ class DesktopTargetSolver:
     def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
         """Return the key/value pairs of the status message.
 
-        The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
-        orientation error (rad).
+        The planar arm's keys, the approach pitch (rad), ``use_orientation`` (``true`` /
+        ``false``: whether the target's orientation was used) and, with it, the orientation
+        error (rad).
         """
         pairs = status_values(result, result.solver_status) + (
-            ('approach_pitch', f'{result.approach_pitch:.6f}'),)
+            ('approach_pitch', f'{result.approach_pitch:.6f}'),
+            ('use_orientation', 'true' if self.use_orientation else 'false'))
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs
