@@ -77,3 +77,8 @@ def test_an_orientation_the_node_did_not_use_is_said_with_how_to_use_it():
     silent = answer_from_status(0, 'REACHED: ...', values)  # a planar arm does not say
     assert silent.use_orientation is None and orientation_note(silent, '/two_bone_ik') == ''
     assert orientation_note(None, '/two_bone_ik') == ''
+
+
+def test_a_far_tip_error_is_printed_for_people():
+    far = answer(1, 'OUT_OF_REACH', 1, '100000000000000000000.000000')
+    assert 'tip_error: 1e+20 m\n' in format_answer(far)  # not twenty-one digits

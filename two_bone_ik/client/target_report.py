@@ -6,13 +6,14 @@ from typing import List, Optional, Sequence
 
 from two_bone_ik.client.ik_answer import IkAnswer
 from two_bone_ik.client.target_path import PathTarget
+from two_bone_ik.common.number_text import number_text
 
 #: How a target without an answer shows in the table and the counts.
 NO_ANSWER = 'no answer'
 
 
 def _metres(value: float) -> str:
-    return 'unknown' if math.isnan(value) else f'{value:.6f} m'
+    return 'unknown' if math.isnan(value) else number_text(value, 'm', 6)
 
 
 def format_answer(answer: IkAnswer, joints_note: str = '') -> str:
