@@ -5,24 +5,13 @@ builds them: a measured elbow other than the one asked is explained under the ta
 picture numbers each waypoint once per place, beside a marker of its own.
 """
 
-import importlib.util
-
+from demo_modules import load_demo
 import matplotlib
-from ros_harness import REPO_ROOT
 
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402,I100
 
-
-def _load_demo():
-    spec = importlib.util.spec_from_file_location(
-        'closed_loop_demo', REPO_ROOT / 'demo' / 'closed_loop_demo.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-demo = _load_demo()
+demo = load_demo('closed_loop_demo')
 
 
 def _row(name, target, status, asked, measured):
