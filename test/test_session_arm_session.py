@@ -7,12 +7,14 @@ limit behaviour are checked deterministically, sample by sample.
 """
 
 import math
+import re
 import threading
 
+from braking import check_brakes_forward
 import numpy as np
 import pytest
 
-from two_bone_ik.ik.status import NodeStatus
+from two_bone_ik.ik.status import LEVELS, NodeStatus
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.session import ArmSession
 from urdf_arms import chain_tip, SCARA
@@ -152,20 +154,6 @@ def test_a_rate_change_takes_effect_at_rest_and_the_stream_follows_it():
 # -- stop -----------------------------------------------------------------------------------
 
 
-def braking_distance_bound(speed, acceleration, max_acceleration, max_jerk):
-    """Return a bound on how far a joint travels while stopping (speed >= 0 along its motion).
-
-    The time-optimal stop takes at most the time to bring the acceleration to -A at jerk J,
-    hold it until slow, and release it; the speed meanwhile never exceeds its start plus what
-    a positive acceleration adds while it is ramped down.
-    """
-    a = max(acceleration, 0.0)
-    peak = speed + a * a / (2.0 * max_jerk)
-    duration = (a + max_acceleration) / max_jerk + peak / max_acceleration + \
-        max_acceleration / max_jerk
-    return peak * duration
-
-
 @pytest.mark.parametrize('after', [5, 25, 60])
 def test_stop_brakes_forward_within_the_braking_distance(after):
     # Catches a stop planned as a move somewhere else (e.g. back to 0): every joint comes to
@@ -181,14 +169,8 @@ def test_stop_brakes_forward_within_the_braking_distance(after):
     braking = stream(session, clock)
     assert braking, 'stop streamed no braking motion'
     rest = braking[-1].position
-    for joint in range(2):
-        direction = math.copysign(1.0, last.velocity[joint])
-        travelled = (rest[joint] - last.position[joint]) * direction
-        assert travelled >= -1e-12, joint
-        assert travelled <= braking_distance_bound(
-            abs(last.velocity[joint]), state.acceleration[joint] * direction,
-            ACCELERATION[joint], JERK[joint]) + 1e-9
-        assert all(s.velocity[joint] * direction >= -1e-12 for s in braking), joint
+    check_brakes_forward(last.position, last.velocity, state.acceleration, rest,
+                         [s.velocity for s in braking], ACCELERATION, JERK, slack=1e-12)
     assert braking[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
     check_motion_limits(moving + braking)
     check_real_time_velocity(moving + braking)
@@ -486,23 +468,35 @@ def test_a_twist_moves_the_tip_at_its_velocity_in_base_frame():
     assert dict(session.status(answer)[2])['jog'] == 'following'
 
 
+#: Periods a jog-timeout test runs, whatever the session does: three timeouts of 0.2 s.
+TIMEOUT_PERIODS = 60
+
+
 def test_the_jog_ends_when_twists_stop_for_the_timeout():
+    # Bounded: a fixed number of periods (a jog that never times out fails here, never hangs),
+    # then no command after the timeout and the jog reported stopped.
     session, clock = new_session(**UNLIMITED_MOTION, twist_timeout=0.2)
     session.target('', 0.3, 0.1, 0.0)
+    last_twist = clock()
     session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
-    tips = []
+    sent, calls = [], []
 
     def step():
+        calls.append(clock())
         tick = session.tick()
         if tick.command is not None:
-            tips.append(session.solver.geometry.tip_position(tick.command.position))
-        return tick.more
+            sent.append((clock(), session.solver.geometry.tip_position(tick.command.position)))
+        return len(calls) < TIMEOUT_PERIODS
 
     Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False).run_burst()
-    # Moved for 0.2 s (within a period), then the pacer went idle.
-    assert abs(len(tips) * PERIOD - 0.2) <= PERIOD + 1e-9
-    assert tips[-1] == pytest.approx((0.3 + 0.05 * len(tips) * PERIOD, 0.1, 0.0), abs=1e-9)
-    assert not session.moving and session.tick().command is None
+    assert len(calls) == TIMEOUT_PERIODS and calls[-1] - last_twist >= 3 * 0.2
+    times = [at for at, _ in sent]
+    assert times and max(times) <= last_twist + 0.2 + 1e-9, 'commands after twist_timeout'
+    assert abs(len(sent) * PERIOD - 0.2) <= PERIOD + 1e-9  # moved for 0.2 s, within a period
+    assert sent[-1][1] == pytest.approx((0.3 + 0.05 * len(sent) * PERIOD, 0.1, 0.0), abs=1e-9)
+    assert dict(session.jog_values())['jog'] == 'stopped'
+    assert ('jog', 'stopped') in session.reports({'joint_commands': 1})[2].values
+    assert not session.moving
 
 
 def test_a_jog_past_the_reach_slides_along_the_boundary():
@@ -516,9 +510,26 @@ def test_a_jog_past_the_reach_slides_along_the_boundary():
     angles = np.arctan2(np.array(tips)[-40:, 1], np.array(tips)[-40:, 0])
     assert np.all(np.diff(angles) > 0.0)  # still moving: sliding, not stopped dead
     answer = session.twist('', (0.2, 0.2, 0.0), (0.0, 0.0, 0.0))
+    check_held_on_the_boundary(session, answer)
+
+
+def check_held_on_the_boundary(session, answer):
+    """Check that a sliding jog is answered with its point as held: on the boundary, tip on it.
+
+    Not the status of the point beyond the boundary the step asked (it used to answer
+    ``OUT_OF_REACH: target 0.000 m beyond reach ...; jogging: sliding`` beside a ``reachable``
+    that the teleop showed as yes): a status the tip is on, level OK, ``reachable`` true.
+    """
     level, text, values = session.status(answer)
-    assert dict(values)['jog'] == 'sliding' and 'sliding along the boundary' in text
-    assert answer.result.status is NodeStatus.OUT_OF_REACH
+    values = dict(values)
+    assert values['jog'] == 'sliding', text
+    assert answer.result.status in (NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED), text
+    assert answer.result.reachable and float(values['tip_error']) <= 1e-9, text
+    assert level == LEVELS[answer.result.status], text  # OK, or WARN on the other elbow
+    assert re.match(answer.result.status.name + ': (tip|tool point) on the target', text), text
+    assert text.endswith('; jogging: sliding along the boundary, the jog point held on it')
+    held = session.solver.geometry.tip_position(session._previous)
+    np.testing.assert_allclose(session._jog.point, held, atol=1e-12)
 
 
 def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
@@ -529,6 +540,26 @@ def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
     readings = [session.solver.solve('', *tip).readings for tip in tips]
     assert max(r[0] for r in readings) <= 0.5 + 1e-9
     assert np.linalg.norm(tips[-1] - tips[-10]) > 1e-3  # it slides
+    check_held_on_the_boundary(session, session.twist('', (0.0, 0.3, 0.0), (0.0, 0.0, 0.0)))
+
+
+def test_a_jog_into_the_inner_hole_is_held_on_its_edge():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.1, 0.0, 0.0)
+    tips = jog(session, clock, (-0.2, 0.01, 0.0), 80)  # toward the shoulder: inner reach 0.05
+    assert min(np.hypot(t[0], t[1]) for t in tips) >= 0.05 - 1e-9
+    check_held_on_the_boundary(session, session.twist('', (-0.2, 0.01, 0.0), (0.0, 0.0, 0.0)))
+
+
+def test_a_desktop_arms_jog_past_its_reach_is_held_on_the_boundary():
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'shoulder_position': [0.03, 0.0, 0.05],
+              'tool_offset': [0.1, 0.0, 0.0], **UNLIMITED_MOTION}
+    clock = SimClock()
+    session = ArmSession(values, given=set(values), clock=clock)
+    session.target('', 0.3, 0.0, 0.1)
+    jog(session, clock, (0.3, 0.0, 0.0), 100)
+    check_held_on_the_boundary(session, session.twist('', (0.3, 0.0, 0.0), (0.0, 0.0, 0.0)))
 
 
 def test_jogging_with_motion_limits_stays_within_them():

@@ -204,6 +204,7 @@ class IkNode(SchemaNode):
         answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
                                      (angular.x, angular.y, angular.z))
         self._publish(None, None, answer.wake)
+        self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
 
     def _on_description(self, msg: String) -> None:

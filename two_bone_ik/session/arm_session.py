@@ -318,8 +318,8 @@ class ArmSession:
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
         text = self.describe(result)
         if self._jog.active:
-            text += ('; jogging: sliding along the boundary' if self._jog.sliding
-                     else '; jogging')
+            text += ('; jogging: sliding along the boundary, the jog point held on it'
+                     if self._jog.sliding else '; jogging')
         return LEVELS[result.status], text, values
 
     # -- the measured state, the stream, stop -------------------------------------------------
@@ -434,17 +434,28 @@ class ArmSession:
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
-        self._jog.put_back(self.solver.geometry.tip_position(result.readings),
-                           sliding=not result.reachable)
+        held = self.solver.geometry.tip_position(result.readings)
+        self._jog.put_back(held, sliding=not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
-        self._jog_result = result
+        self._jog_result = result if result.reachable else self._held_result(held, result)
         self._motion.aim(result.readings)
         if self._jog.sliding and not was_sliding:
             logs += (LogLine('info', 'jogging: sliding along the boundary: '
                              + self.describe(result)),)
         return logs
+
+    def _held_result(self, point, result):
+        """Return the outcome of the jog point held on the boundary, where the tip is commanded.
+
+        What the twist is answered with while the jog slides: the point itself solved (the tip
+        is on it), not the point beyond the boundary the step asked (the log says that once).
+        """
+        pitch = getattr(result, 'approach_pitch', math.nan)
+        if math.isnan(pitch):
+            return self.solver.solve('', *point, result.readings)
+        return self.solver.solve('', *point, result.readings, None, approach_pitch=pitch)
 
     def _commanded_pitch(self) -> Optional[float]:
         """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
@@ -593,8 +604,9 @@ class ArmSession:
         ``subscribers``: the subscribers of each command output, by topic.
         """
         level, message, values = self._stats.report(self._clock())
+        motion = motion_report(self._motion, subscribers, self._refusal)
         return [Report(level, 'targets', message, values), arm_report(self._arm),
-                motion_report(self._motion, subscribers, self._refusal)]
+                motion._replace(values=motion.values + self.jog_values())]
 
     def picture(self) -> Picture:
         """Return what ``ik_markers`` shows now (a pair's workspace is built once per arm)."""
