@@ -51,6 +51,9 @@ class DesktopTargetResult(NamedTuple):
     frame_id : str
     position : tuple of 3 float
         The target as received, m in ``frame_id``.
+    frame_reason : str
+        ``WRONG_FRAME``: why the target could not be transformed into ``base_frame``; ''
+        otherwise.
     """
 
     status: NodeStatus
@@ -66,6 +69,7 @@ class DesktopTargetResult(NamedTuple):
     solver_status: Optional[DesktopStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    frame_reason: str = ''
 
     @property
     def rejected(self) -> bool:
@@ -123,10 +127,12 @@ class DesktopTargetSolver:
                    config.out_of_plane_tolerance, config.use_orientation,
                    config.approach_pitch)
 
-    def _rejected(self, status: NodeStatus, frame_id: str, position) -> DesktopTargetResult:
+    def rejected(self, status: NodeStatus, frame_id: str, position,
+                 frame_reason: str = '') -> DesktopTargetResult:
+        """Return a rejected outcome (nothing to command; NaN readings) for this arm."""
         count = len(self.geometry.joint_names)
         return DesktopTargetResult(status, (_NAN,) * count, False, _NAN, _NAN, _NAN, '', _NAN,
-                                   _NAN, _NAN, None, frame_id, tuple(position))
+                                   _NAN, _NAN, None, frame_id, tuple(position), frame_reason)
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
@@ -157,9 +163,9 @@ class DesktopTargetSolver:
         """
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
-            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         if previous is not None and (len(previous) != len(self.geometry.joint_names)
                                      or not all(map(math.isfinite, previous))):
             previous = None
@@ -169,7 +175,7 @@ class DesktopTargetSolver:
                 else approach_pitch, orientation if self.use_orientation else None)
         except IkInputError:
             # Beyond the solver's exact range (1e100 m), or an orientation that is no rotation.
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         return DesktopTargetResult(
             FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
             sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
