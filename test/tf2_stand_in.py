@@ -37,7 +37,8 @@ import numpy as np
 
 #: The environment variable holding the transforms a node process's stand-in knows (JSON list of
 #: ``{"parent", "child", "translation", "rotation" (x, y, z, w), "stamp" (s, 0: static),
-#: "delay" (s after the listener starts that it arrives; 0: at once)}``).
+#: "delay" (s after the listener starts that it arrives; 0: at once), "after_asked" (s after
+#: the first lookup of the child frame that it arrives: a transform that comes late)}``).
 TRANSFORMS_ENV = 'TWO_BONE_IK_TEST_TRANSFORMS'
 
 
@@ -119,6 +120,8 @@ class Buffer:
         self._dynamic: Dict[str, List[_Sample]] = {}
         #: Every timeout (ns) lookup_transform and can_transform were called with.
         self.timeouts: List[int] = []
+        #: Called (and forgotten) the first time an unknown frame is asked for (the listener's).
+        self.on_first_ask: Dict[str, object] = {}
 
     # -- what the listener feeds in ---------------------------------------------------------
 
@@ -192,6 +195,8 @@ class Buffer:
                     f'Invalid argument passed to lookupTransform argument {argument} in tf2 '
                     'frame_ids cannot be empty')
             if not self._known(frame):
+                if frame in self.on_first_ask:
+                    self.on_first_ask.pop(frame)()
                 raise LookupException(
                     f'"{frame}" passed to lookupTransform argument {argument} does not exist. ')
         stamp = _nanoseconds(time)
@@ -242,8 +247,9 @@ def transform_msg(parent: str, child: str, translation, rotation, stamp: float =
 class TransformListener:
     """Feeds the buffer the transforms of :data:`TRANSFORMS_ENV`, as tf2's listener would.
 
-    A transform with a ``delay`` arrives that long after the listener starts (through a timer
-    on the node, as /tf messages come through the node's executor).
+    A transform with a ``delay`` arrives that long after the listener starts, one with
+    ``after_asked`` that long after its frame is first asked for (through a timer on the node,
+    as /tf messages come through the node's executor).
     """
 
     instances: List['TransformListener'] = []
@@ -265,15 +271,20 @@ class TransformListener:
             (self.buffer.set_transform_static if static else self.buffer.set_transform)(
                 msg, 'stand_in')
 
-        if item.get('delay', 0.0) <= 0.0:
+        if 'after_asked' in item:
+            self.buffer.on_first_ask[item['child']] = (
+                lambda: self._later(item['after_asked'], arrive))
+        elif item.get('delay', 0.0) > 0.0:
+            self._later(item['delay'], arrive)
+        else:
             arrive()
-            return
 
+    def _later(self, delay: float, arrive) -> None:
         def once():
             timer.cancel()
             arrive()
 
-        timer = self.node.create_timer(item['delay'], once)
+        timer = self.node.create_timer(delay, once)
         self._timers.append(timer)
 
 
