@@ -84,8 +84,8 @@ def test_the_transform_at_the_targets_stamp_and_the_latest_for_stamp_zero():
                 'does not exist.'),
     ('island', "ConnectivityException: Could not find a connection between 'base_link' and "
                "'island' because they are not part of the same tree."),
-    ('', 'InvalidArgumentException: Invalid argument passed to lookupTransform argument '
-         'source_frame in tf2 frame_ids cannot be empty'),
+    ('', 'InvalidArgumentException: Invalid argument "" passed to lookupTransform argument '
+         'source_frame - in tf2 frame_ids cannot be empty'),
 ])
 def test_tf2s_exceptions_become_its_reason_in_one_line(frame, words):
     buffer = buffer_with(transform_msg('base_link', 'camera_link', (0, 0, 0), (0, 0, 0, 1)),

@@ -192,8 +192,8 @@ class Buffer:
         for argument, frame in (('target_frame', target_frame), ('source_frame', source_frame)):
             if not frame:
                 raise InvalidArgumentException(
-                    f'Invalid argument passed to lookupTransform argument {argument} in tf2 '
-                    'frame_ids cannot be empty')
+                    f'Invalid argument "" passed to lookupTransform argument {argument} - in '
+                    'tf2 frame_ids cannot be empty')
             if not self._known(frame):
                 if frame in self.on_first_ask:
                     self.on_first_ask.pop(frame)()
