@@ -96,6 +96,7 @@ def test_tf2s_exceptions_become_its_reason_in_one_line(frame, words):
 
 def test_the_timeout_and_stamp_reach_tf2_as_its_duration_and_time():
     class Recording(tf2_stand_in.Buffer):
+
         def lookup_transform(self, target_frame, source_frame, time, timeout=None):
             self.asked = (target_frame, source_frame, time.nanoseconds, timeout.nanoseconds)
             return super().lookup_transform(target_frame, source_frame, time, timeout)
@@ -109,6 +110,7 @@ def test_the_timeout_and_stamp_reach_tf2_as_its_duration_and_time():
 def test_other_errors_are_not_swallowed_by_the_adapter():
     # Only tf2's own exceptions are reasons here; anything else is the session's to catch.
     class Broken:
+
         def lookup_transform(self, *args):
             raise TypeError('bad argument')
 
@@ -155,7 +157,7 @@ LATE = {'parent': 'base_link', 'child': 'late_link', 'translation': [0.0, 0.0, 0
 
 
 def fake_tf2(*transforms):
-    """The environment of a node whose ``tf2_ros`` is the stand-in knowing ``transforms``."""
+    """Return the environment of a node whose ``tf2_ros`` is the stand-in, knowing these."""
     return {'PYTHONPATH': os.pathsep.join([str(TEST_DIR / 'fake_tf2_ros'), str(TEST_DIR),
                                            str(REPO_ROOT)]),
             tf2_stand_in.TRANSFORMS_ENV: json.dumps(list(transforms))}
@@ -163,7 +165,7 @@ def fake_tf2(*transforms):
 
 @pytest.fixture(scope='module')
 def framed(domain, probe, tmp_path_factory):
-    """The default arm, its tf2_ros the stand-in; targets wait up to 5 s for a transform."""
+    """Run the default arm, its tf2_ros the stand-in; targets wait up to 5 s for a transform."""
     log_dir = tmp_path_factory.mktemp('framed')
     params = write_params(log_dir / 'framed.yaml', {'transform_timeout': 5.0})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/framed'],
@@ -214,8 +216,8 @@ def test_a_target_waits_for_a_transform_that_comes_late_without_blocking_the_nod
     np.testing.assert_allclose(tip, (0.35, 0.1, 0.0), atol=1e-9)
 
 
-def test_without_tf2_ros_the_node_says_so_once_and_refuses_other_frames(domain, probe,
-                                                                         tmp_path):
+def test_without_tf2_ros_the_node_says_so_once_and_refuses_other_frames(
+        domain, probe, tmp_path):
     with NodeProcess('two_bone_ik', ros_args=['-r', '__ns:=/no_tf2'], domain_id=domain,
                      log_dir=tmp_path, name='no_tf2',
                      env_extra=without_modules('tf2_ros')) as process:

@@ -12,7 +12,7 @@ from servo_emulators import MaestroEmulator, open_link, TURN_SERVOS
 from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.servo.coupling import Coupling
 from two_bone_ik.servo.driver import ServoDriver
-from two_bone_ik.servo.feedback import error_names, FEEDBACK_PERIOD, feedback_of, servo_report
+from two_bone_ik.servo.feedback import error_names, feedback_of, FEEDBACK_PERIOD, servo_report
 from two_bone_ik.servo.feedback import ServoFeedback, sign_magnitude, STALE
 
 NAMES = {0: 'voltage out of range', 2: 'overheating', 5: 'overload'}
