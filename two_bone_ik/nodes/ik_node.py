@@ -10,7 +10,8 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
   ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
   ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
-  when ``robot_description_topic`` is set, the URDF on that topic (transient local);
+  when ``robot_description_topic`` is set, the URDF on that topic (transient local), and,
+  with tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
