@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.target_frame import FrameTransform, multiply, rotate
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.session import ArmSession
 from urdf_arms import chain_tip, SCARA
@@ -688,3 +689,181 @@ def test_a_desktop_arm_from_parameters_alone():
                                atol=1e-9)
     # Limits that do not hold a value per joint are refused, naming the parameter.
     assert session.check({'joint_lower_limits': [-1.0, -1.0]}).startswith('joint_lower_limits')
+
+
+# -- targets from other frames (a transform lookup passed in) ---------------------------------
+
+#: camera_link in base_link: turned a quarter about z, its origin at (0.1, -0.2, 0).
+CAMERA = FrameTransform((0.1, -0.2, 0.0), (0.0, 0.0, math.sin(math.pi / 4),
+                                           math.cos(math.pi / 4)))
+
+
+def in_camera(point):
+    """Coordinates in camera_link of a point given in base_link."""
+    x, y, z = point[0] - 0.1, point[1] + 0.2, point[2]
+    return (y, -x, z)  # the inverse quarter turn
+
+
+class Frames:
+    """A transform lookup that knows ``known`` frames; records its calls."""
+
+    def __init__(self, **known):
+        self.known = known
+        self.calls = []
+
+    def __call__(self, frame, stamp, timeout):
+        self.calls.append((frame, stamp, timeout))
+        return self.known.get(frame, f'LookupException: "{frame}" passed to lookupTransform '
+                                     'argument source_frame does not exist. ')
+
+
+def framed_session(lookup, **values):
+    clock = SimClock()
+    values = {**ARM, **UNLIMITED_MOTION, **values}
+    return ArmSession(values, given=set(values), clock=clock, transform_lookup=lookup), clock
+
+
+def test_a_target_from_another_frame_is_commanded_where_the_same_point_in_base_frame_is():
+    lookup = Frames(camera_link=CAMERA)
+    session, _ = framed_session(lookup)
+    goal = tip_target(0.4, -0.9)
+    answer = session.target('camera_link', *in_camera(goal), stamp=123)
+    assert answer.result.status is NodeStatus.REACHED and answer.result.reachable
+    np.testing.assert_allclose(answer.command.position, (0.4, -0.9), atol=1e-9)
+    assert answer.result.frame_id == 'base_link'
+    np.testing.assert_allclose(answer.result.position, goal, atol=1e-12)
+    assert lookup.calls == [('camera_link', 123, 0.0)]  # at its stamp, never waiting
+    assert not session.frames_pending
+
+
+def test_a_target_whose_transform_never_comes_is_wrong_frame_with_tf2s_reason():
+    session, clock = framed_session(Frames(), transform_timeout=0.1)
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None  # held, nothing commanded
+    assert session.frames_pending and session.frame_answers() == ()
+    clock.now += 0.1
+    (answer,) = session.frame_answers()
+    assert answer.result.status is NodeStatus.WRONG_FRAME and answer.command is None
+    assert not answer.result.reachable and not session.frames_pending
+    text = session.status(answer)[1]
+    assert text.startswith("WRONG_FRAME: no transform from target frame 'camera_link' into "
+                           "base_frame 'base_link': LookupException: \"camera_link\" passed to")
+    assert 'waited 0.1 s: transform_timeout' in text
+    assert answer.logs and answer.logs[0].text == text  # the (throttled) warning
+
+
+def test_a_held_target_is_commanded_when_its_transform_comes():
+    lookup = Frames()
+    session, clock = framed_session(lookup)
+    goal = tip_target(0.2, -0.7)
+    assert session.target('camera_link', *in_camera(goal)) is None
+    clock.now += 0.05
+    assert session.frame_answers() == ()
+    lookup.known['camera_link'] = CAMERA
+    (answer,) = session.frame_answers()
+    assert answer.result.status is NodeStatus.REACHED
+    np.testing.assert_allclose(answer.command.position, (0.2, -0.7), atol=1e-9)
+
+
+@pytest.mark.parametrize('newer', ['target', 'twist', 'stop'])
+def test_the_newest_wins_a_held_target_is_superseded_never_commanded_late(newer):
+    lookup = Frames()
+    session, clock = framed_session(lookup)
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None
+    if newer == 'target':
+        answer = session.target('', *tip_target(0.1, -0.2))
+        np.testing.assert_allclose(answer.command.position, (0.1, -0.2), atol=1e-9)
+    elif newer == 'twist':
+        session.twist('', (0.01, 0.0, 0.0), (0.0, 0.0, 0.0))
+    else:
+        session.stop()
+    lookup.known['camera_link'] = CAMERA  # too late: it was superseded
+    (superseded,) = session.frame_answers()
+    assert superseded.result.status is NodeStatus.WRONG_FRAME and superseded.command is None
+    by = {'target': 'a newer target', 'twist': 'a twist', 'stop': '~/stop'}[newer]
+    assert f'superseded by {by} before its transform came' in session.status(superseded)[1]
+    assert session.frame_answers() == () and not session.frames_pending
+
+
+def test_without_a_lookup_other_frames_are_refused_at_once_saying_tf2_is_missing():
+    session, _ = new_session()
+    answer = session.target('camera_link', 0.3, 0.1, 0.0)
+    assert answer.result.status is NodeStatus.WRONG_FRAME and answer.command is None
+    assert 'tf2_ros is not installed' in session.status(answer)[1]
+    assert session.target('base_link', *tip_target(0.1, 0.2)).result.status is \
+        NodeStatus.REACHED
+
+
+def test_transform_timeout_zero_refuses_a_missing_transform_at_once():
+    session, _ = framed_session(Frames(), transform_timeout=0.0)
+    answer = session.target('camera_link', 0.3, 0.1, 0.0)
+    assert answer.result.status is NodeStatus.WRONG_FRAME and not session.frames_pending
+    assert session.check({'transform_timeout': -1.0}).startswith('transform_timeout')
+    assert session.check({'transform_timeout': 0.5}) is None
+    session.apply({'transform_timeout': 0.5})
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None  # now it waits
+
+
+def test_a_twist_in_another_frame_is_turned_into_base_frame():
+    lookup = Frames(camera_link=CAMERA)
+    session, clock = framed_session(lookup)
+    start = tip_target(0.5, -1.0)
+    session.target('', *start)
+    # +x in camera_link is +y in base_link.
+    session.twist('camera_link', (0.1, 0.0, 0.0), (0.0, 0.0, 0.0))
+    for _ in range(10):
+        session.tick()
+        clock.sleep(PERIOD)
+    tip = session.solver.geometry.tip_position(session._jog_result.readings)
+    np.testing.assert_allclose(tip, (start[0], start[1] + 0.1 * 10 * PERIOD, 0.0), atol=1e-9)
+    assert lookup.calls[-1] == ('camera_link', 0, 0.0)  # a twist takes the latest transform
+
+
+def test_a_twist_from_an_unknown_frame_moves_nothing_and_says_why():
+    session, _ = framed_session(Frames())
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist('nowhere', (0.1, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert answer.result.status is NodeStatus.WRONG_FRAME and not answer.wake
+    assert "no transform from twist frame 'nowhere'" in answer.logs[0].text
+    assert '"nowhere" passed to lookupTransform' in session.status(answer)[1]
+    assert session.tick().command is None
+
+
+def desktop_session(lookup=None, **values):
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'tool_offset': [0.1, 0.0, 0.0],
+              'joint_lower_limits': [-2.0] * 5, 'joint_upper_limits': [2.0] * 5,
+              'plane': 'xz', **values}
+    return ArmSession(values, given=set(values), clock=SimClock(), transform_lookup=lookup)
+
+
+@pytest.mark.parametrize('frame, linear', [('world', (0.1, 0.0, 0.0)),
+                                           ('', (math.nan, 0.0, 0.0))])
+def test_a_desktop_arms_refused_twist_has_a_status(frame, linear):
+    # Its rejected result is the desktop solver's kind: the status values read it (this used to
+    # raise AttributeError, which ends the node inside its callback).
+    session = desktop_session()
+    answer = session.twist(frame, linear, (0.0, 0.0, 0.0))
+    level, text, values = session.status(answer)
+    assert dict(values)['approach_pitch'] == 'nan' and level == 2
+
+
+def test_a_desktop_arms_orientation_is_turned_into_base_frame_too():
+    # The same pose asked in base_link and in a tilted frame gives the same command.
+    geometry = desktop_session().solver.geometry
+    goal = geometry.tool_position((0.3, 0.5, 0.6, -0.4, 0.2))
+    tilt = (0.0, math.sin(-0.35), 0.0, math.cos(-0.35))  # some orientation in base_link
+    expected = desktop_session(use_orientation=True).target('', *goal, tilt)
+    assert expected.result.status is NodeStatus.REACHED
+    # tilted: turned 0.8 rad about base_link's x, its origin at (0.05, 0.1, -0.2).
+    half = 0.4
+    tilted = FrameTransform((0.05, 0.1, -0.2), (math.sin(half), 0.0, 0.0, math.cos(half)))
+    inverse = (-math.sin(half), 0.0, 0.0, math.cos(half))
+    seen = rotate(inverse, np.subtract(goal, tilted.translation))  # the goal in tilted
+    answer = desktop_session(Frames(tilted=tilted), use_orientation=True).target(
+        'tilted', *seen, multiply(inverse, tilt))
+    assert answer.result.status is NodeStatus.REACHED
+    np.testing.assert_allclose(answer.command.position, expected.command.position, atol=1e-9)
+    # The orientation matters: left in the tilted frame's axes it asks another pose.
+    wrong = desktop_session(Frames(tilted=tilted), use_orientation=True).target(
+        'tilted', *seen, tilt)
+    assert not np.allclose(wrong.command.position, expected.command.position, atol=1e-3)

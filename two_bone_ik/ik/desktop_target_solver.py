@@ -54,6 +54,9 @@ class DesktopTargetResult(NamedTuple):
     frame_id : str
     position : tuple of 3 float
         The target as received, m in ``frame_id``.
+    frame_reason : str
+        ``WRONG_FRAME``: why the target could not be transformed into ``base_frame``; ''
+        otherwise.
     """
 
     status: NodeStatus
@@ -69,6 +72,7 @@ class DesktopTargetResult(NamedTuple):
     solver_status: Optional[DesktopStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    frame_reason: str = ''
 
     @property
     def rejected(self) -> bool:
@@ -126,10 +130,12 @@ class DesktopTargetSolver:
                    config.out_of_plane_tolerance, config.use_orientation,
                    config.approach_pitch)
 
-    def _rejected(self, status: NodeStatus, frame_id: str, position) -> DesktopTargetResult:
+    def rejected(self, status: NodeStatus, frame_id: str, position,
+                 frame_reason: str = '') -> DesktopTargetResult:
+        """Return a rejected outcome (nothing to command; NaN readings) for this arm."""
         count = len(self.geometry.joint_names)
         return DesktopTargetResult(status, (_NAN,) * count, False, _NAN, _NAN, _NAN, '', _NAN,
-                                   _NAN, _NAN, None, frame_id, tuple(position))
+                                   _NAN, _NAN, None, frame_id, tuple(position), frame_reason)
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
@@ -160,9 +166,9 @@ class DesktopTargetSolver:
         """
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
-            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
         if not valid_position(x, y, z):
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         if previous is not None and (len(previous) != len(self.geometry.joint_names)
                                      or not all(map(math.isfinite, previous))):
             previous = None
@@ -173,7 +179,7 @@ class DesktopTargetSolver:
         except IkInputError:
             # An orientation that is no rotation (or beyond the solver's exact range, 1e100 m
             # from the shoulder: not reached from a valid position).
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         return DesktopTargetResult(
             FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
             sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,

@@ -59,6 +59,9 @@ class TargetResult(NamedTuple):
         The target's ``header.frame_id``.
     position : tuple of 3 float
         The target as received, metres in ``frame_id``.
+    frame_reason : str
+        ``WRONG_FRAME``: why the target could not be transformed into ``base_frame`` (tf2's
+        reason); '' otherwise.
     """
 
     status: NodeStatus
@@ -72,6 +75,7 @@ class TargetResult(NamedTuple):
     ik_status: Optional[IkStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    frame_reason: str = ''
 
     @property
     def rejected(self) -> bool:
@@ -84,10 +88,11 @@ class TargetResult(NamedTuple):
         return (self.q1, self.q2)
 
 
-def rejected_result(status: NodeStatus, frame_id: str, position) -> TargetResult:
+def rejected_result(status: NodeStatus, frame_id: str, position,
+                    frame_reason: str = '') -> TargetResult:
     """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
     return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
-                        tuple(position))
+                        tuple(position), frame_reason)
 
 
 def describe_without_arm(result: TargetResult) -> str:
@@ -103,6 +108,9 @@ def describe_rejected(result, base_frame: str) -> str:
     """
     name = result.status.name
     if result.status is NodeStatus.WRONG_FRAME:
+        if result.frame_reason:
+            return (f"{name}: no transform from target frame '{result.frame_id}' into "
+                    f"base_frame '{base_frame}': {result.frame_reason}; nothing commanded")
         return (f"{name}: target frame '{result.frame_id}' is not base_frame "
                 f"'{base_frame}'; transform targets into '{base_frame}' upstream")
     if result.status is NodeStatus.NO_ARM_DESCRIPTION:
@@ -257,6 +265,12 @@ class TargetSolver:
             status = NodeStatus.OFF_PLANE
         return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
+
+    @staticmethod
+    def rejected(status: NodeStatus, frame_id: str, position,
+                 frame_reason: str = '') -> TargetResult:
+        """Return a rejected outcome of this solver's kind (see :func:`rejected_result`)."""
+        return rejected_result(status, frame_id, position, frame_reason)
 
     def describe(self, result: TargetResult) -> str:
         """One line for a human, starting with the status name.
