@@ -7,26 +7,16 @@ the solver's own for the target, the tool never through the table, the recorded 
 URDF's, and the picture written.
 """
 
-import importlib.util
 import math
 
+from demo_modules import load_demo
 import pytest
-from ros_harness import REPO_ROOT
 
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver.desktop import DesktopSolver
 
-
-def _load_demo():
-    spec = importlib.util.spec_from_file_location(
-        'desktop_pick_demo', REPO_ROOT / 'demo' / 'desktop_pick_demo.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-demo = _load_demo()
+demo = load_demo('desktop_pick_demo')
 
 
 @pytest.fixture(scope='module')

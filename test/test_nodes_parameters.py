@@ -70,8 +70,9 @@ def test_one_schema_every_name_once():
     runtime = {spec.name for spec in ik_parameters() if not spec.read_only}
     assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
-                       'command_rate', 'twist_timeout', 'use_orientation', 'approach_pitch',
-                       'goal_tolerance', 'path_tolerance', 'goal_time', 'state_timeout'}
+                       'command_rate', 'twist_timeout', 'transform_timeout', 'use_orientation',
+                       'approach_pitch', 'goal_tolerance', 'path_tolerance', 'goal_time',
+                       'state_timeout'}
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 

@@ -136,6 +136,11 @@ MOTION_PARAMETERS = (
         'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
         'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
     ParameterSpec(
+        'transform_timeout', DOUBLE, 0.1,
+        'Seconds a target in another frame than base_frame waits for its tf2 transform (at its '
+        'stamp; the latest for stamp 0) before it is answered WRONG_FRAME; it waits without '
+        'blocking the node (0: not at all).', '0 to 10 s', read_only=False, bounds=(0.0, 10.0)),
+    ParameterSpec(
         'twist_stamped', BOOL, True,
         'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
         'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),

@@ -27,12 +27,14 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
 from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
 from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
+from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
 from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
 from two_bone_ik.session.arrival import ARRIVAL_PARAMETERS, arrival_settings, ArrivalMonitor
+from two_bone_ik.session.arrival import stamp_id
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.motion_status import motion_status, tool_point_values
@@ -40,6 +42,8 @@ from two_bone_ik.session.outputs import LogLine, MotionStatusReport, Report, Sto
 from two_bone_ik.session.outputs import TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
+from two_bone_ik.session.target_frames import check_transform_timeout, Held, Moved
+from two_bone_ik.session.target_frames import TargetFrames
 from two_bone_ik.session.target_statistics import TargetStatistics
 
 #: Parameters of the motion (checked and applied apart from the arm's).
@@ -57,7 +61,7 @@ SESSION_DEFAULTS = {
     'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
-    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2,
+    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, 'transform_timeout': 0.1,
 }
 
 
@@ -113,6 +117,11 @@ class ArmSession:
         Whether to build trajectories for a trajectory controller.
     clock : callable
         Monotonic clock, s.
+    transform_lookup : callable, optional
+        ``lookup(frame, stamp_ns, timeout_s)`` -> :class:`~two_bone_ik.ik.target_frame.
+        FrameTransform` from ``frame`` into ``base_frame``, or a reason (str): targets and
+        twists in other frames go through it (see :mod:`two_bone_ik.session.target_frames`);
+        None refuses them ``WRONG_FRAME``.
 
     Raises
     ------
@@ -121,7 +130,8 @@ class ArmSession:
     """
 
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
-                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic):
+                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic,
+                 transform_lookup: Optional[TransformLookup] = None):
         values = {**SESSION_DEFAULTS, **values}
         self._arm = ArmSource(values, given, values['robot_description'],
                               values['robot_description_topic'], values['tip_frame'])
@@ -158,6 +168,9 @@ class ArmSession:
         self._last_result = None  # the outcome of the last target commanded
         self._refusal = ''  # why the last joint_states message was refused
         self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
+        self._frames = TargetFrames(transform_lookup,
+                                    check_transform_timeout(values['transform_timeout']), clock)
+        self._frame_answers: List[TargetAnswer] = []  # due for targets from other frames
         #: Whether ``ik_markers`` has a new picture to show.
         self.picture_due = True
 
@@ -262,8 +275,14 @@ class ArmSession:
         try:
             return solver.solve(frame_id, *position, self._previous, orientation), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position), \
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position), \
                 self._unexpected_failure(frame_id, position)
+
+    def _rejected(self, status: NodeStatus, frame_id: str, position, frame_reason: str = ''):
+        """Return a rejected outcome of the arm's solver's kind (its ``values`` read it)."""
+        if self.solver is None:
+            return rejected_result(status, frame_id, position, frame_reason)
+        return self.solver.rejected(status, frame_id, position, frame_reason)
 
     def _unexpected_failure(self, frame_id: str, position) -> Tuple[LogLine, ...]:
         """Return the traceback of a solve that raised, to log once per kind."""
@@ -275,18 +294,74 @@ class ArmSession:
         return (LogLine('error', f'unexpected error solving target {tuple(position)!r} in '
                                  f"'{frame_id}'; answered INVALID_TARGET:\n{text}"),)
 
-    def target(self, frame_id: str, x: float, y: float, z: float,
-               orientation=None, target_id: str = '') -> TargetAnswer:
+    def target(self, frame_id: str, x: float, y: float, z: float, orientation=None,
+               stamp: int = 0) -> Optional[TargetAnswer]:
         """Solve a target and command it; return what to publish and log (a jog ends).
 
         ``orientation`` is the target's quaternion ``(x, y, z, w)``, used by a desktop arm with
-        ``use_orientation`` (a planar arm ignores it). ``target_id`` names the command in
-        ``motion_status`` (the node passes the target's stamp).
+        ``use_orientation`` (a planar arm ignores it). A target in another frame than
+        ``base_frame`` is transformed into it first (at ``stamp``, ns; 0: the latest
+        transform); when its transform is not there yet it is held and None returned: its
+        answer comes from :meth:`frame_answers`. ``stamp`` also names the command in
+        ``motion_status`` (``target_id``, see :func:`~two_bone_ik.session.arrival.stamp_id`).
+        """
+        self._supersede('a newer target')
+        if self.solver is None or not needs_transform(frame_id, self.config.base_frame):
+            return self._target(frame_id, (x, y, z), orientation, stamp=stamp)
+        outcome = self._frames.take(frame_id, (x, y, z), orientation, stamp)
+        if outcome is None:
+            return None
+        return self._framed(frame_id, (x, y, z), orientation, outcome, stamp)
+
+    def _framed(self, frame_id: str, position, orientation, outcome,
+                stamp: int = 0) -> TargetAnswer:
+        """Answer a target from another frame: moved into base_frame, or refused (why)."""
+        if isinstance(outcome, Moved):
+            return self._target(self.config.base_frame, outcome.position, outcome.orientation,
+                                stamp=stamp)
+        return self._target(frame_id, position, orientation, outcome, stamp)
+
+    def _supersede(self, by: str) -> None:
+        """Give up the target held for its transform (answered WRONG_FRAME): ``by`` came."""
+        held: Optional[Held] = self._frames.drop()
+        if held is not None:
+            self._frame_answers.append(self._target(
+                held.frame_id, held.position, held.orientation,
+                f'superseded by {by} before its transform came ({held.reason})', held.stamp))
+
+    @property
+    def frames_pending(self) -> bool:
+        """Whether a target waits for its transform or an answer is due (see frame_answers)."""
+        return bool(self._frame_answers) or self._frames.held is not None
+
+    def frame_answers(self) -> Tuple[TargetAnswer, ...]:
+        """Return the answers now due for targets from other frames (the node's timer asks).
+
+        A held target is looked up again: transformed and commanded when its transform came,
+        ``WRONG_FRAME`` once ``transform_timeout`` is up; superseded ones are answered too.
+        """
+        answers, self._frame_answers = self._frame_answers, []
+        done = self._frames.retry()
+        if done is not None:
+            held, outcome = done
+            answers.append(self._framed(held.frame_id, held.position, held.orientation, outcome,
+                                        held.stamp))
+        return tuple(answers)
+
+    def _target(self, frame_id: str, position, orientation=None, frame_reason: str = '',
+                stamp: int = 0) -> TargetAnswer:
+        """Solve and command a target (``frame_reason``: refused WRONG_FRAME, that is why).
+
+        ``stamp`` (ns) names the command in ``motion_status``.
         """
         if self._jog.active:
             with self._jog_lock:
                 self._jog.stop()
-        result, logs = self._solve(frame_id, (x, y, z), orientation)
+        if frame_reason:
+            result, logs = self._rejected(NodeStatus.WRONG_FRAME, frame_id, position,
+                                          frame_reason), ()
+        else:
+            result, logs = self._solve(frame_id, position, orientation)
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
         motion = ()
@@ -302,7 +377,7 @@ class ArmSession:
                 self._last_result = result
                 command, trajectory = planned.command, planned.trajectory
                 moving, remaining = planned.moving, planned.remaining
-                motion = self._follow(target_id, result.readings, origin, moving,
+                motion = self._follow(stamp_id(stamp), result.readings, origin, moving,
                                       result.position, '')
                 wake = True  # the pacer checks arrival, and streams a planned motion
         self._stats.record(result.status)
@@ -339,8 +414,8 @@ class ArmSession:
             self.arrival_values(result))
         text = self.describe(result)
         if self._jog.active:
-            text += ('; jogging: sliding along the boundary' if self._jog.sliding
-                     else '; jogging')
+            text += ('; jogging: sliding along the boundary, the jog point held on it'
+                     if self._jog.sliding else '; jogging')
         return LEVELS[result.status], text, values
 
     # -- the measured state, the stream, stop -------------------------------------------------
@@ -413,6 +488,7 @@ class ArmSession:
         The command followed so far is no longer (nothing more is said about it); the braking
         end is followed instead (``target_id`` ``stop``).
         """
+        self._supersede('~/stop')
         with self._jog_lock:
             self._jog.stop()
         self._arrival.end()
@@ -496,19 +572,26 @@ class ArmSession:
 
         ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` (rad/s) turns a
         desktop arm's approach (see :mod:`two_bone_ik.session.jog`) and nothing on a planar arm.
+        A twist in another frame is turned into ``base_frame`` by that frame's latest rotation
+        (no lever arm: it is the tool point's velocity, along the frame's axes).
         """
+        self._supersede('a twist')
         problem = twist_problem(linear, angular)
-        status = None
+        status, reason = None, ''
         if self.solver is None:
             status = NodeStatus.NO_ARM_DESCRIPTION
-        elif frame_id and frame_id != self.config.base_frame:
-            status = NodeStatus.WRONG_FRAME
-            problem = (f"twist frame '{frame_id}' is not base_frame '{self.config.base_frame}'; "
-                       'nothing moves')
-        elif problem:
+        elif needs_transform(frame_id, self.config.base_frame):
+            found = self._frames.look_up(frame_id)
+            if isinstance(found, str):
+                status, reason = NodeStatus.WRONG_FRAME, found
+                problem = (f"no transform from twist frame '{frame_id}' into base_frame "
+                           f"'{self.config.base_frame}': {found}; nothing moves")
+            else:
+                linear, angular = rotate(found.rotation, linear), rotate(found.rotation, angular)
+        if status is None and problem:
             status = NodeStatus.INVALID_TARGET
         if status is not None:
-            result = rejected_result(status, frame_id, tuple(linear))
+            result = self._rejected(status, frame_id, tuple(linear), reason)
             logs = ()
             if self._throttle.allow(('twist', status)):
                 logs = (LogLine('warning', f'target_twist refused: {problem or status.name}'),)
@@ -536,17 +619,28 @@ class ArmSession:
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
-        self._jog.put_back(self.solver.geometry.tip_position(result.readings),
-                           sliding=not result.reachable)
+        held = self.solver.geometry.tip_position(result.readings)
+        self._jog.put_back(held, sliding=not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
-        self._jog_result = result
+        self._jog_result = result if result.reachable else self._held_result(held, result)
         self._motion.aim(result.readings)
         if self._jog.sliding and not was_sliding:
             logs += (LogLine('info', 'jogging: sliding along the boundary: '
                              + self.describe(result)),)
         return logs
+
+    def _held_result(self, point, result):
+        """Return the outcome of the jog point held on the boundary, where the tip is commanded.
+
+        What the twist is answered with while the jog slides: the point itself solved (the tip
+        is on it), not the point beyond the boundary the step asked (the log says that once).
+        """
+        pitch = getattr(result, 'approach_pitch', math.nan)
+        if math.isnan(pitch):
+            return self.solver.solve('', *point, result.readings)
+        return self.solver.solve('', *point, result.readings, None, approach_pitch=pitch)
 
     def _commanded_pitch(self) -> Optional[float]:
         """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
@@ -652,6 +746,8 @@ class ArmSession:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:
                 check_twist_timeout(changes['twist_timeout'])
+            if 'transform_timeout' in changes:
+                check_transform_timeout(changes['transform_timeout'])
             arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
             if arrival:
                 arrival_settings({**self._arrival_values, **arrival}, len(self.joint_names))
@@ -681,6 +777,8 @@ class ArmSession:
             self._motion.set_rate(changes['command_rate'])
         if 'twist_timeout' in changes:
             self._jog.timeout = float(changes['twist_timeout'])
+        if 'transform_timeout' in changes:
+            self._frames.timeout = float(changes['transform_timeout'])
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))
@@ -708,8 +806,9 @@ class ArmSession:
         ``subscribers``: the subscribers of each command output, by topic.
         """
         level, message, values = self._stats.report(self._clock())
+        motion = motion_report(self._motion, subscribers, self._refusal)
         return [Report(level, 'targets', message, values), arm_report(self._arm),
-                motion_report(self._motion, subscribers, self._refusal)]
+                motion._replace(values=motion.values + self.jog_values())]
 
     def picture(self) -> Picture:
         """Return what ``ik_markers`` shows now (a pair's workspace is built once per arm)."""

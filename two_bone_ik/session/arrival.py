@@ -52,6 +52,14 @@ STATE_TIMEOUT_BOUNDS = (0.01, 60.0)
 ARRIVAL_PARAMETERS = ('goal_tolerance', 'path_tolerance', 'goal_time', 'state_timeout')
 
 
+def stamp_id(stamp: int) -> str:
+    """Return the ``target_id`` of a target stamped ``stamp`` (ns): ``sec.nanosec``.
+
+    Nine digits of nanoseconds, e.g. ``1718000000.250000000``, as the tools write a stamp.
+    """
+    return f'{stamp // 1_000_000_000}.{stamp % 1_000_000_000:09d}'
+
+
 class ArrivalSettings(NamedTuple):
     """The arrival rules' parameters: per joint tolerances (rad) and two times (s)."""
 
