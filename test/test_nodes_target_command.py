@@ -306,7 +306,8 @@ def test_an_unused_orientation_is_said_with_how_to_use_it(domain, probe, tmp_pat
     with NodeProcess('two_bone_ik', params_file=REPO_ROOT / 'config' / 'so101.yaml',
                      ros_args=['-r', '__ns:=/so101'], domain_id=domain, log_dir=tmp_path,
                      name='so101') as process:
-        args = ['0.25', '0', '0.02', '-n', '/so101', '--pitch', '0', '-t', PATIENT]
+        # (The node alone: nothing measures the arm, so no waiting for arrival.)
+        args = ['0.25', '0', '0.02', '-n', '/so101', '--pitch', '0', '-t', PATIENT, '--no-wait']
         run = run_tool(probe, domain, tmp_path, args, name='unused')
         assert run.code == 0 and run.status() == (0, 'REACHED'), run
         assert run.stderr == (
