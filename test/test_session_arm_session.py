@@ -1001,13 +1001,18 @@ def test_a_held_target_is_commanded_when_its_transform_comes():
     lookup = Frames()
     session, clock = framed_session(lookup)
     goal = tip_target(0.2, -0.7)
-    assert session.target('camera_link', *in_camera(goal)) is None
+    assert session.target('camera_link', *in_camera(goal), stamp=3_000_000_042) is None
     clock.now += 0.05
     assert session.frame_answers() == ()
     lookup.known['camera_link'] = CAMERA
     (answer,) = session.frame_answers()
     assert answer.result.status is NodeStatus.REACHED
     np.testing.assert_allclose(answer.command.position, (0.2, -0.7), atol=1e-9)
+    # motion_status follows it under its own stamp, the goal in base_frame.
+    (moving,) = map(session.motion_status, answer.motion)
+    values = dict(moving[2])
+    assert (values['status'], values['target_id']) == ('MOVING', '3.000000042')
+    assert values['tool_point'] == '[' + ', '.join(f'{v:.6f}' for v in goal) + ']'
 
 
 @pytest.mark.parametrize('newer', ['target', 'twist', 'stop'])
