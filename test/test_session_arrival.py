@@ -204,11 +204,28 @@ def test_a_lag_beyond_path_tolerance_during_a_planned_motion_is_not_following():
     assert not mon.active
 
 
+def test_an_arm_ahead_of_the_stream_is_not_lagging_but_a_joint_pushed_aside_is():
+    mon, clock = monitor()
+    step(mon, clock, planned=True, moving=True)  # from START toward GOAL = (1.0, -0.5)
+    # Both joints ahead of the command along their travel (a trajectory played sooner).
+    read(mon, clock, (0.9, -0.45), after=0.01)
+    assert mon.check((0.2, -0.02), moving=True) is None
+    # The shoulder pushed back past where it started: behind, by 0.6.
+    read(mon, clock, (-0.4, -0.1), after=0.01)
+    verdict = mon.check((0.2, -0.1), moving=True)
+    assert verdict.text.startswith('shoulder lags its command by 0.60 rad')
+    # A joint that is not to move lags either way.
+    mon.command('t2', (1.0, -0.5), (1.0, -0.1), planned=True, moving=True)
+    read(mon, clock, (1.55, -0.1), after=0.01)
+    assert mon.check((1.0, -0.1), moving=True).text.startswith('shoulder lags its command by '
+                                                               '0.55 rad')
+
+
 def test_the_joint_furthest_out_of_its_path_tolerance_is_named():
     mon, clock = monitor()
     step(mon, clock, planned=True, moving=True)
     read(mon, clock, (0.0, 0.0), after=0.01)
-    verdict = mon.check((0.55, 0.45), moving=True)  # 1.1 and 1.125 times their tolerances
+    verdict = mon.check((0.55, -0.45), moving=True)  # 1.1 and 1.125 times their tolerances
     assert verdict.text.startswith('elbow lags its command by 0.45 rad (path_tolerance 0.4')
 
 

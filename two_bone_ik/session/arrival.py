@@ -349,11 +349,20 @@ class ArrivalMonitor:
 
     def _path_verdict(self, command: _Command, commanded: Vector, moving: bool,
                       fresh: Readings) -> Optional[Verdict]:
-        """``NOT_FOLLOWING`` for a joint that lags the streamed command (planned motions)."""
+        """``NOT_FOLLOWING`` for a joint that lags the streamed command (planned motions).
+
+        Lagging is being behind along the way the command travels (from where it started
+        toward the goal; a joint not to move: either way). An arm ahead of the stream (a
+        trajectory controller playing the motion sooner, a sim faster than real time) is
+        not stalled: the goal decides about it.
+        """
         if not (moving and command.planned):
             return None
         tolerance = self._settings.path_tolerance
-        errors = self._errors(fresh, commanded)
+        final = command.goal if command.goal is not None else commanded
+        travel = self._errors(final, command.origin)  # (the same wrap as the errors)
+        errors = tuple(None if e is None or e * t > 0.0 else e
+                       for e, t in zip(self._errors(fresh, commanded), travel))
         worst = _worst(errors, tolerance)
         error = errors[worst]
         if error is None or abs(error) <= tolerance[worst]:
