@@ -218,7 +218,8 @@ def test_pitch_is_the_feasible_one_nearest_the_wanted(shape, seed):
         sol = solver.solve(*target, previous=previous, approach_pitch=wanted)
         if sol.off_plane or not sol.reachable and sol.status is DesktopStatus.OFF_PLANE:
             continue
-        tool = model.tool_at(previous[4] if model.has_roll else 0.0)
+        # At the roll commanded: the held one, or the one a moved roll (class (b), (d)) took.
+        tool = model.tool_at(sol.readings[4] if model.has_roll else 0.0)
         # The target in the commanded plane, from the shoulder.
         yaw, points, _ = model.plane_points(sol.readings)
         offset = np.array(target) - np.array(model.to_world(yaw, 0.0, 0.0, 0.0))

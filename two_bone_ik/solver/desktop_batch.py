@@ -448,7 +448,7 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     tool_point = _to_world(arm, facing[1], plane.tool_u + su, plane.tool_v + sv, tool[2])
     exact = error == 0.0
     tool_point[exact] = targets[exact]
-    if not arm.exact:
+    if not solver._ideal:
         _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
                       rotations is not None, status, reachable, tool_point, error)
     orientation_error = np.full(targets.shape[0], np.nan)
@@ -461,8 +461,36 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
         cosine = 0.5 * (np.trace(relative, axis1=1, axis2=2) - 1.0)
         orientation_error = np.arctan2(sine, cosine)
     asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
-    return DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi, asked,
-                                off, orientation_error)
+    count = targets.shape[0]
+    solution = DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi,
+                                    asked, off, orientation_error, np.zeros(count, dtype=bool),
+                                    np.zeros(count, dtype=bool))
+    if rotations is None and arm.has_yaw:
+        _scalar_rows(solver, solution, targets, previous, wanted,
+                     np.isin(plane.status, [int(s) for s in ON_TARGET]) & (facing[5] < 0))
+    return solution
+
+
+def _scalar_rows(solver, solution, targets, previous, wanted, faced):
+    """Solve with the scalar ``solve`` the rows its later steps decide, in place.
+
+    Position only: the rows the facing plane does not reach at the held roll (the preference
+    order's other classes) and, on an arm whose axes are off, the reached ones (the quick
+    correction), so that every row is the scalar ``solve``'s.
+    """
+    rows = np.flatnonzero(~faced if solver._ideal else np.ones(faced.shape, dtype=bool))
+    for row in rows:
+        sol = solver.solve_general(*targets[row], None if previous is None else previous[row],
+                                   float(wanted[row]))
+        solution.readings[row] = sol.readings
+        solution.status[row] = int(sol.status)
+        solution.reachable[row] = sol.reachable
+        solution.tool[row] = sol.tool
+        solution.error[row] = sol.error
+        solution.approach_pitch[row] = sol.approach_pitch
+        solution.off_plane[row] = sol.off_plane
+        solution.back[row] = sol.yaw_branch == 'back'
+        solution.roll_moved[row] = sol.roll_moved
 
 
 def _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
