@@ -16,7 +16,7 @@ from two_bone_ik.arm.desktop_geometry import DesktopGeometry
 from two_bone_ik.ik.status import FROM_DESKTOP_STATUS, NodeStatus
 from two_bone_ik.ik.target_solver import describe_out_of_reach, describe_rejected, status_values
 from two_bone_ik.solver import IkInputError
-from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop import Accept, DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
 
 _NAN = math.nan
@@ -51,6 +51,12 @@ class DesktopTargetResult(NamedTuple):
     frame_id : str
     position : tuple of 3 float
         The target as received, m in ``frame_id``.
+    yaw_branch : str
+        ``'facing'`` or ``'back'`` (reaching back over the yaw axis); ``''`` when rejected.
+    roll_moved : bool
+        Whether the roll left its held reading (position only).
+    accepted : bool
+        False when ``accept`` refused every exact pose (see :meth:`DesktopTargetSolver.solve`).
     """
 
     status: NodeStatus
@@ -66,6 +72,9 @@ class DesktopTargetResult(NamedTuple):
     solver_status: Optional[DesktopStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    yaw_branch: str = ''
+    roll_moved: bool = False
+    accepted: bool = True
 
     @property
     def rejected(self) -> bool:
@@ -91,6 +100,9 @@ class DesktopTargetSolver:
         Command the pitch and roll of the target's orientation (attribute; settable).
     approach_pitch : float
         Preferred approach pitch without ``use_orientation``, rad (attribute; settable).
+    allow_reach_back : bool
+        Whether a position-only target may be reached with the arm reaching back over the yaw
+        axis (see :class:`~two_bone_ik.solver.desktop.DesktopSolver`).
 
     Raises
     ------
@@ -100,14 +112,15 @@ class DesktopTargetSolver:
 
     def __init__(self, geometry: DesktopGeometry, elbow: str = 'up',
                  allow_elbow_flip: bool = True, out_of_plane_tolerance: float = 0.001,
-                 use_orientation: bool = False, approach_pitch: float = 0.0):
+                 use_orientation: bool = False, approach_pitch: float = 0.0,
+                 allow_reach_back: bool = True):
         self.geometry = geometry
         self.base_frame = geometry.base_frame
         self.elbow = elbow
         self.use_orientation = use_orientation
         self.approach_pitch = approach_pitch
         self._solver = DesktopSolver(geometry.model, elbow, allow_elbow_flip,
-                                     out_of_plane_tolerance)
+                                     out_of_plane_tolerance, allow_reach_back)
         self._tolerance = out_of_plane_tolerance
         self.inner_reach, self.outer_reach = geometry.reach
 
@@ -117,11 +130,11 @@ class DesktopTargetSolver:
 
         ``config`` is a :class:`~two_bone_ik.arm.desktop_config.DesktopConfig` or any object
         with its ``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``,
-        ``use_orientation`` and ``approach_pitch``.
+        ``use_orientation``, ``approach_pitch`` and ``allow_reach_back``.
         """
         return cls(geometry, config.elbow, config.allow_elbow_flip,
                    config.out_of_plane_tolerance, config.use_orientation,
-                   config.approach_pitch)
+                   config.approach_pitch, config.allow_reach_back)
 
     def _rejected(self, status: NodeStatus, frame_id: str, position) -> DesktopTargetResult:
         count = len(self.geometry.joint_names)
@@ -131,7 +144,8 @@ class DesktopTargetSolver:
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
               orientation: Optional[Sequence[float]] = None,
-              approach_pitch: Optional[float] = None) -> DesktopTargetResult:
+              approach_pitch: Optional[float] = None,
+              accept: Optional[Accept] = None) -> DesktopTargetResult:
         """Solve one target.
 
         Parameters
@@ -149,6 +163,9 @@ class DesktopTargetSolver:
         approach_pitch : float, optional
             The pitch to prefer for this target instead of :attr:`approach_pitch` (jogging
             turns it), rad.
+        accept : callable, optional
+            ``accept(readings) -> bool`` (a tuple of N floats, chain order, rad): as
+            :meth:`DesktopSolver.solve <two_bone_ik.solver.desktop.DesktopSolver.solve>`.
 
         Returns
         -------
@@ -166,14 +183,15 @@ class DesktopTargetSolver:
         try:
             sol = self._solver.solve(
                 x, y, z, previous, self.approach_pitch if approach_pitch is None
-                else approach_pitch, orientation if self.use_orientation else None)
+                else approach_pitch, orientation if self.use_orientation else None, accept)
         except IkInputError:
             # Beyond the solver's exact range (1e100 m), or an orientation that is no rotation.
             return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         return DesktopTargetResult(
             FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
             sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
-            sol.orientation_error, sol.status, frame_id, position)
+            sol.orientation_error, sol.status, frame_id, position, sol.yaw_branch,
+            sol.roll_moved, sol.accepted)
 
     def describe(self, result: DesktopTargetResult) -> str:
         """One line for a human, starting with the status name."""
@@ -223,11 +241,14 @@ class DesktopTargetSolver:
     def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
         """Return the key/value pairs of the status message.
 
-        The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
-        orientation error (rad).
+        The planar arm's keys, the approach pitch (rad), the yaw's branch (``facing``,
+        ``back``; empty when rejected), whether the roll moved (``true``, ``false``) and, with
+        ``use_orientation``, the orientation error (rad).
         """
         pairs = status_values(result, result.solver_status) + (
-            ('approach_pitch', f'{result.approach_pitch:.6f}'),)
+            ('approach_pitch', f'{result.approach_pitch:.6f}'),
+            ('yaw_branch', result.yaw_branch),
+            ('roll_moved', 'true' if result.roll_moved else 'false'))
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs
