@@ -48,7 +48,8 @@ from two_bone_ik.solver.desktop_pitch import limit_circle_joints, limit_circles
 from two_bone_ik.solver.desktop_pitch import pitch_boundaries, pitch_limit_angles
 from two_bone_ik.solver.desktop_results import (
     DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
-    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_STEP, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
+    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_STEP, PITCH_TOLERANCE, ROLL_STEP,
+    SIDE_TOLERANCE, TIE_TOLERANCE)
 from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 
 _TAU = 2.0 * math.pi
@@ -338,8 +339,10 @@ class DesktopSolver:
         """
         if orientation is None and self._fast is not None:
             solution = self._solve_fast(x, y, z, previous, approach_pitch)
-            if solution is not None and (accept is None or accept(solution.readings)):
-                return solution
+            if solution is not None:
+                if accept is None or accept(solution.readings):
+                    return solution
+                accept = _after_first(accept)  # the general path offers this pose first too
         return self.solve_general(x, y, z, previous, approach_pitch, orientation, accept)
 
     def solve_general(self, x: float, y: float, z: float,
@@ -497,11 +500,29 @@ class DesktopSolver:
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
-        for roll in self._roll_candidates(x, y, z, held, back, yaw_fits):
+        tried = set()
+        for roll in self._roll_candidates(x, y, z, held, back, yaw_fits) + self._roll_steps(
+                held):
+            if roll in tried:
+                continue
+            tried.add(roll)
             attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), back)
             if self._exact(attempt):
                 return attempt._replace(moved=True)
         return None
+
+    def _roll_steps(self, held) -> List[float]:
+        """Return the rolls :data:`ROLL_STEP` apart from ``held`` in its limits, nearest first.
+
+        Tried after :meth:`_roll_candidates`: a target those miss is found on this grid when
+        the rolls that reach it span more than a step.
+        """
+        index = self._indices[4]
+        low = max(self.arm.lower_limits[index], held - math.pi)
+        high = min(self.arm.upper_limits[index], held + math.pi)
+        steps = int(math.pi / ROLL_STEP)
+        rolls = (held + sign * k * ROLL_STEP for k in range(1, steps + 1) for sign in (1, -1))
+        return [roll for roll in rolls if low <= roll <= high]
 
     def _roll_candidates(self, x, y, z, held, back, yaw_fits) -> List[float]:
         """Return the rolls (rad) to try, within the roll's limits, nearest ``held`` first.
@@ -1081,6 +1102,18 @@ def _tie_key(item, wanted, reference, branches):
     if reference is not None:
         return (abs(math.remainder(phi - reference, _TAU)), branches.index(branch))
     return (-math.remainder(phi - wanted, _TAU), branches.index(branch))
+
+
+def _after_first(accept: Accept) -> Accept:
+    """Return ``accept`` that refuses its first pose unasked (it refused it already)."""
+    asked = []
+
+    def rest(readings):
+        if not asked:
+            asked.append(readings)
+            return False
+        return accept(readings)
+    return rest
 
 
 def _branch_status(branch: str, preferred: str) -> DesktopStatus:
