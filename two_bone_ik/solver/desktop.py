@@ -33,6 +33,7 @@ be reached are defined in :meth:`DesktopSolver.solve`.
 Imports only math, numpy and the two-bone solver's public API.
 """
 
+import itertools
 import math
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -44,8 +45,8 @@ from two_bone_ik.solver.desktop_batch import solve_batch as _solve_batch
 from two_bone_ik.solver.desktop_correction import QuickCorrection
 from two_bone_ik.solver.desktop_model import (
     DesktopArm, quaternion_rotation, split_orientation, ToolAtRoll)
-from two_bone_ik.solver.desktop_pitch import limit_circle_joints, limit_circles
-from two_bone_ik.solver.desktop_pitch import pitch_boundaries, pitch_limit_angles
+from two_bone_ik.solver.desktop_pitch import ELBOW, limit_circle_joints, limit_circles
+from two_bone_ik.solver.desktop_pitch import pitch_boundaries, pitch_limit_angles, SHOULDER
 from two_bone_ik.solver.desktop_results import (
     DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
     ON_TARGET, ON_TARGET_TOLERANCE, PITCH_STEP, PITCH_TOLERANCE, ROLL_STEP,
@@ -500,9 +501,12 @@ class DesktopSolver:
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
+        candidates = self._roll_candidates(x, y, z, held, back, yaw_fits)
+        crossings = candidates[-1]
+        if not yaw_fits and not crossings:
+            return None  # the yaw fits at no roll: the sideways swing never brings it in
         tried = set()
-        for roll in self._roll_candidates(x, y, z, held, back, yaw_fits) + self._roll_steps(
-                held):
+        for roll in itertools.chain(candidates[0], self._roll_steps(x, y, z, held, back)):
             if roll in tried:
                 continue
             tried.add(roll)
@@ -511,32 +515,51 @@ class DesktopSolver:
                 return attempt._replace(moved=True)
         return None
 
-    def _roll_steps(self, held) -> List[float]:
-        """Return the rolls :data:`ROLL_STEP` apart from ``held`` in its limits, nearest first.
+    def _roll_steps(self, x, y, z, held, back) -> Iterator[float]:
+        """Yield the rolls :data:`ROLL_STEP` apart from ``held`` in its limits, nearest first.
 
         Tried after :meth:`_roll_candidates`: a target those miss is found on this grid when
-        the rolls that reach it span more than a step.
+        the rolls that reach it span more than a step. Rolls at which the yaw facing the
+        target (or turned back) would leave its limits are passed over.
         """
         index = self._indices[4]
         low = max(self.arm.lower_limits[index], held - math.pi)
         high = min(self.arm.upper_limits[index], held + math.pi)
-        steps = int(math.pi / ROLL_STEP)
-        rolls = (held + sign * k * ROLL_STEP for k in range(1, steps + 1) for sign in (1, -1))
-        return [roll for roll in rolls if low <= roll <= high]
+        for k in range(1, int(math.pi / ROLL_STEP) + 1):
+            for sign in (1.0, -1.0):
+                roll = held + sign * k * ROLL_STEP
+                if low <= roll <= high and self._yaw_fits(x, y, z, roll, back):
+                    yield roll
 
-    def _roll_candidates(self, x, y, z, held, back, yaw_fits) -> List[float]:
+    def _yaw_fits(self, x, y, z, roll, back) -> bool:
+        """Return whether the yaw facing the target (or back) at ``roll`` fits its limits."""
+        arm = self.arm
+        if arm.upper_limits[0] - arm.lower_limits[0] >= _TAU:
+            return True
+        lateral = self._tool(roll).lateral
+        hu, hn = self._horizontal(x, y, z)
+        rho2 = hu * hu + hn * hn
+        if rho2 < lateral * lateral:
+            return False
+        u = math.sqrt(rho2 - lateral * lateral) * (-1.0 if back else 1.0)
+        yaw = math.atan2(lateral * hu - u * hn, u * hu + lateral * hn)
+        return fit_reading(arm.directions[0] * yaw, arm.lower_limits[0],
+                           arm.upper_limits[0]) is not None
+
+    def _roll_candidates(self, x, y, z, held, back, yaw_fits) -> Tuple[List[float], bool]:
         """Return the rolls (rad) to try, within the roll's limits, nearest ``held`` first.
 
         The roll turns the tool point about the roll axis: sideways (so the yaw that faces
         the target turns) and in the plane (so the tool reaches farther or nearer). Tried:
         the rolls that put the faced yaw just inside one of its limits (by
         :attr:`_yaw_margin`), those where the tool reaches farthest and nearest, those where
-        it is farthest to each side, and the roll's limits.
+        it is farthest to each side, and the roll's limits. Also returns whether some roll
+        puts the yaw on one of its limits (else it fits at every roll or at none).
         """
         arm = self.arm
         index = self._indices[4]
         a, b, c = arm.tool
-        rolls = []
+        rolls, crossings = [], False
         swing, centre = math.hypot(b[2], c[2]), math.atan2(c[2], b[2])
         lateral = arm.wrist_lateral + a[2]
         for limit in self._yaw_limits_inside():
@@ -546,6 +569,7 @@ class DesktopSolver:
             if swing > 0.0 and ahead != back and abs(needed - lateral) <= swing:
                 spread = math.acos((needed - lateral) / swing)
                 rolls += [centre + spread, centre - spread]
+                crossings = True
         along = (b[0], b[1]) if math.hypot(b[0], b[1]) >= math.hypot(c[0], c[1]) else (c[0], c[1])
         extreme = math.atan2(c[0] * along[0] + c[1] * along[1], b[0] * along[0] + b[1] * along[1])
         if yaw_fits:
@@ -557,7 +581,7 @@ class DesktopSolver:
                 roll = fit_reading(roll, arm.lower_limits[index], arm.upper_limits[index], held)
                 if roll is not None and roll != held:
                     fitted.add(roll)
-        return sorted(fitted, key=lambda roll: abs(roll - held))
+        return sorted(fitted, key=lambda roll: abs(roll - held)), crossings
 
     def _yaw_limits_inside(self) -> Tuple[float, ...]:
         """Return the yaw's finite limits moved inside by the margin a correction needs, rad."""
@@ -805,6 +829,52 @@ class DesktopSolver:
                             arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
         return None if pitch is None else (q1, q2, pitch)
 
+    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch):
+        """Return the pose on a boundary of the feasible pitches, and its branch.
+
+        At a root of a boundary equation (:mod:`~two_bone_ik.solver.desktop_pitch`) the joint
+        it holds is at its angle exactly (the elbow straight, folded or on a limit, the
+        shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
+        not fit. A straight or folded elbow is on both branches: ``preferred``.
+        """
+        joint, angle = held
+        l1, l2 = self.arm.link_lengths
+        wu, wv = du - tool.length * math.cos(phi), dv - tool.length * math.sin(phi)
+        if joint == ELBOW:
+            q2 = angle
+            q1 = math.atan2(wv, wu) - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2))
+        elif joint == SHOULDER:
+            q1 = angle
+            q2 = math.atan2(wv - l1 * math.sin(q1), wu - l1 * math.cos(q1)) - q1
+        else:
+            link2 = phi - tool.beta - angle
+            q1 = math.atan2(wv - l2 * math.sin(link2), wu - l2 * math.cos(link2))
+            q2 = link2 - q1
+        q2 = math.remainder(q2, _TAU)
+        bent = SIDE_TOLERANCE < abs(q2) < math.pi - SIDE_TOLERANCE
+        branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
+        pair = self._fit_pair(q1, q2, previous_q)
+        if pair is None:
+            return None, ''
+        q1, q2 = pair
+        i3 = self._indices[3]
+        pitch = fit_reading(self.arm.directions[i3] * (phi - tool.beta - q1 - q2),
+                            self.arm.lower_limits[i3], self.arm.upper_limits[i3],
+                            previous_pitch)
+        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+
+    def _fit_pair(self, q1, q2, previous_q):
+        """(q1, q2) brought into the pair's limits by whole turns (nearest the last command)."""
+        if self._pair_box is None:
+            return _wrap(q1), q2
+        (lo1, hi1), (lo2, hi2) = self._pair_box
+        if previous_q is None:
+            q1, q2 = fit_reading(q1, lo1, hi1), fit_reading(q2, lo2, hi2)
+        else:
+            q1, q2 = fit_reading(q1, lo1, hi1, previous_q[0]), fit_reading(q2, lo2, hi2,
+                                                                           previous_q[1])
+        return None if q1 is None or q2 is None else (q1, q2)
+
     def _pair_on(self, wu, wv, branch, previous_q):
         """(q1, q2) reaching the wrist point (wu, wv) on a branch within the limits, or None.
 
@@ -833,7 +903,7 @@ class DesktopSolver:
         i3 = self._indices[3]
         previous_pitch = None if previous is None else previous[i3]
         branches = (preferred, _OTHER[preferred]) if self.allow_elbow_flip else (preferred,)
-        kinds: List[Optional[int]] = [None]
+        kinds: List[Optional[tuple]] = [None]
         candidates = [wanted] + pitch_boundaries(du, dv, tool.length, tool.beta,
                                                  *arm.link_lengths, self._circles,
                                                  self._pitch_angles, self._circle_joints, kinds)
@@ -845,10 +915,16 @@ class DesktopSolver:
             distance = abs(math.remainder(phi - wanted, _TAU))
             if found and distance > found[0][0] + TIE_TOLERANCE:
                 break
+            if kinds[k] is not None:
+                pose, branch = self._boundary_pose(du, dv, tool, phi, kinds[k], preferred,
+                                                   previous_q, previous_pitch)
+                if pose is not None and branch in branches:
+                    found.append((distance, phi, branch, pose, kinds[k][0]))
+                continue
             for branch in branches:
                 pose = self._pose_at(du, dv, tool, phi, branch, previous_q, previous_pitch)
                 if pose is not None:
-                    found.append((distance, phi, branch, pose, kinds[k]))
+                    found.append((distance, phi, branch, pose, None))
                     break
         if not found:
             return None

@@ -33,11 +33,19 @@ Circle = Tuple[float, float, float]
 #: the elbow on a limit fixes the elbow, and so on. See :func:`limit_circle_joints`.
 SHOULDER, ELBOW, PITCH = 1, 2, 3
 
+#: What a boundary holds: the joint (:data:`SHOULDER`...) and its solver angle there, rad.
+Held = Tuple[int, float]
 
-def limit_circle_joints(shoulder_limits, elbow_limits) -> Tuple[int, ...]:
-    """Return the joint each circle of :func:`limit_circles` holds fixed, in the same order."""
-    return ((ELBOW, ELBOW) + (ELBOW,) * len(_boundaries(*elbow_limits))
-            + (SHOULDER,) * len(_boundaries(*shoulder_limits)))
+
+def limit_circle_joints(shoulder_limits, elbow_limits) -> Tuple[Held, ...]:
+    """Return what each circle of :func:`limit_circles` holds, in the same order.
+
+    The outer reach circle holds the elbow straight (0), the inner one folded (pi), an elbow
+    limit's circle the elbow on it, a shoulder limit's the shoulder on it.
+    """
+    return (((ELBOW, 0.0), (ELBOW, math.pi))
+            + tuple((ELBOW, limit) for limit in _boundaries(*elbow_limits))
+            + tuple((SHOULDER, limit) for limit in _boundaries(*shoulder_limits)))
 
 
 def limit_circles(l1: float, l2: float, shoulder_limits, elbow_limits) -> Tuple[Circle, ...]:
@@ -73,7 +81,7 @@ def _boundaries(lower: float, upper: float) -> Tuple[float, ...]:
 
 def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2: float,
                      circles: Sequence[Circle], pitch_angles: Sequence[float],
-                     circle_joints: Sequence[int] = (), joints: Optional[List[int]] = None
+                     circle_joints: Sequence[Held] = (), joints: Optional[List[Held]] = None
                      ) -> List[float]:
     """Every root (rad) of the boundary equations for a target at (du, dv) from the shoulder.
 
@@ -92,8 +100,8 @@ def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2
     circle_joints : sequence of int
         From :func:`limit_circle_joints` (needed with ``joints``).
     joints : list, optional
-        When given, the joint each root holds (see :data:`SHOULDER`) is appended to it, one
-        per root, in order.
+        When given, what each root holds (:data:`Held`: the joint and its angle) is appended
+        to it, one per root, in order.
     """
     roots: List[float] = []
     for index, (eu, ev, radius) in enumerate(circles):
@@ -107,7 +115,7 @@ def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2
         found = len(roots)
         _roots(du, dv, math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), l1, roots)
         if joints is not None:
-            joints.extend((PITCH,) * (len(roots) - found))
+            joints.extend(((PITCH, limit),) * (len(roots) - found))
     return roots
 
 
