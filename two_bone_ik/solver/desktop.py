@@ -362,13 +362,15 @@ class DesktopSolver:
         facing = self._face(x, y, z, tool.lateral, previous)
         su, sv = self.arm.shoulder
         du, dv = facing.u - su, facing.v - sv
-        plane = self._plane(du, dv, tool, wanted, previous, rotation is not None)
-        if rotation is None and self.arm.has_yaw:
+        if rotation is None and self.arm.has_yaw:  # the preference order's exact poses
+            plane = None if facing.status is not None else self._plane(
+                du, dv, tool, wanted, previous, False, closest=False)
             solution = self._exact_solution(x, y, z, previous, wanted,
                                             _Attempt(facing, plane, roll, tool, False, False),
                                             accept)
             if solution is not None:
                 return solution
+        plane = self._plane(du, dv, tool, wanted, previous, rotation is not None)
         # (Position only with reach-back allowed, the back classes were tried above.)
         if plane.status in _BEYOND and facing.status is None and (
                 rotation is not None or not self.allow_reach_back) and self._reaches_back(
@@ -404,11 +406,24 @@ class DesktopSolver:
             return None
         attempt, accepted = found
         su, sv = self.arm.shoulder
-        facing = attempt.facing
-        solution = self._finish(x, y, z, previous, facing, attempt.plane, attempt.roll,
-                                attempt.tool, facing.u - su, facing.v - sv, None, False, wanted)
-        return solution._replace(yaw_branch='back' if attempt.back else 'facing',
-                                 roll_moved=attempt.moved, accepted=accepted)
+        facing, plane = attempt.facing, attempt.plane
+        readings = self._readings(facing, plane, attempt.roll, previous)
+        point, error = (x, y, z), 0.0
+        if not self._ideal:
+            corrected = self._quick_correction(x, y, z, readings, facing, plane, attempt.tool,
+                                               None, 0.0)
+            if corrected is None:  # the general correction decides (rare)
+                solution = self._finish(x, y, z, previous, facing, plane, attempt.roll,
+                                        attempt.tool, facing.u - su, facing.v - sv, None,
+                                        False, wanted)
+                return solution._replace(yaw_branch='back' if attempt.back else 'facing',
+                                         roll_moved=attempt.moved, accepted=accepted)
+            readings, point, error = corrected
+        return _tuple_new(DesktopSolution, (
+            tuple(readings), plane.status, True, point, error, plane.elbow, plane.phi,
+            _pitch_angle(wanted) if self.arm.has_pitch else _NAN, 0.0,
+            math.hypot(facing.u - su, facing.v - sv), _NAN,
+            'back' if attempt.back else 'facing', attempt.moved, accepted))
 
     def _first_exact(self, x, y, z, previous, wanted, first, accept):
         """Return (the first exact pose ``accept`` takes, True), else (the first, False).
@@ -432,7 +447,7 @@ class DesktopSolver:
 
     def _exact(self, attempt) -> bool:
         return (attempt is not None and attempt.facing.status is None
-                and attempt.plane.status in ON_TARGET)
+                and attempt.plane is not None and attempt.plane.status in ON_TARGET)
 
     def _classes(self, x, y, z, previous, wanted, first) -> Iterator['_Attempt']:
         """Yield the best exact pose of each class that has one: (a), (b), (c), (d).
@@ -468,7 +483,8 @@ class DesktopSolver:
         else:
             facing = self._face(x, y, z, tool.lateral, previous)
         su, sv = self.arm.shoulder
-        plane = self._plane(facing.u - su, facing.v - sv, tool, wanted, previous, False)
+        plane = self._plane(facing.u - su, facing.v - sv, tool, wanted, previous, False,
+                            closest=False)
         return _Attempt(facing, plane, roll, tool, back, False)
 
     def _back(self, x, y, z, lateral, previous) -> Optional[_Facing]:
@@ -497,16 +513,17 @@ class DesktopSolver:
         The rolls tried, nearest the held one first (:meth:`_roll_candidates`): each decides
         one way a roll can bring the target into reach. The first with an exact pose.
         ``yaw_fits``: whether the yaw fits its limits at the held roll (if not, only a roll
-        that brings it within them can help).
+        that brings it within them can help: those where it just fits and the middle of each
+        stretch of rolls where it fits are tried; else also every :data:`ROLL_STEP`).
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
-        candidates = self._roll_candidates(x, y, z, held, back, yaw_fits)
-        crossings = candidates[-1]
+        candidates, crossings = self._roll_candidates(x, y, z, held, back, yaw_fits)
         if not yaw_fits and not crossings:
             return None  # the yaw fits at no roll: the sideways swing never brings it in
+        steps = self._roll_steps(x, y, z, held, back) if yaw_fits else ()
         tried = set()
-        for roll in itertools.chain(candidates[0], self._roll_steps(x, y, z, held, back)):
+        for roll in itertools.chain(candidates, steps):
             if roll in tried:
                 continue
             tried.add(roll)
@@ -581,6 +598,10 @@ class DesktopSolver:
                 roll = fit_reading(roll, arm.lower_limits[index], arm.upper_limits[index], held)
                 if roll is not None and roll != held:
                     fitted.add(roll)
+        if crossings and not yaw_fits:  # the middle of each stretch where the yaw fits
+            ends = sorted(fitted)
+            fitted.update(middle for middle in (0.5 * (a + b) for a, b in zip(ends, ends[1:]))
+                          if self._yaw_fits(x, y, z, middle, back))
         return sorted(fitted, key=lambda roll: abs(roll - held)), crossings
 
     def _yaw_limits_inside(self) -> Tuple[float, ...]:
@@ -782,14 +803,21 @@ class DesktopSolver:
         (z1, z2), d = self.arm.zero_angles, self.arm.directions
         return (z1 + d[i1] * previous[i1], z2 + d[i2] * previous[i2])
 
-    def _plane(self, du, dv, tool, wanted, previous, oriented) -> _Plane:
-        """Return the pair and the pitch for a target at (du, dv) from the shoulder (m)."""
+    def _plane(self, du, dv, tool, wanted, previous, oriented, closest=True
+               ) -> Optional[_Plane]:
+        """Return the pair and the pitch for a target at (du, dv) from the shoulder (m).
+
+        When no pose reaches it: the closest pose, or None without ``closest``.
+        """
         arm = self.arm
         l1, l2 = arm.link_lengths
         previous_q = self._previous_pair(previous)
         if not arm.has_pitch:
             sol = solve(du, dv, l1, l2, self.elbow, self._pair_limits, self.allow_elbow_flip,
                         previous_q)
+            if not closest and sol.status is not _REACHED and sol.status is not \
+                    IkStatus.ELBOW_FLIPPED:
+                return None
             return _Plane(sol.q1, sol.q2, None, DesktopStatus(sol.status), sol.elbow, _NAN,
                           sol.tip[0], sol.tip[1])
         i3 = self._indices[3]
@@ -800,7 +828,8 @@ class DesktopSolver:
             return _Plane(*pose, DesktopStatus.REACHED, preferred, _pitch_angle(wanted), du, dv)
         found = self._search(du, dv, tool, wanted, preferred, previous, previous_q)
         if found is None:
-            return self._closest(du, dv, tool, wanted, preferred, previous_q, previous_pitch)
+            return None if not closest else self._closest(du, dv, tool, wanted, preferred,
+                                                          previous_q, previous_pitch)
         phi, branch, (q1, q2, pitch), kind = found
         status = DesktopStatus.REACHED if branch == preferred else DesktopStatus.ELBOW_FLIPPED
         if oriented and abs(math.remainder(phi - wanted, _TAU)) > PITCH_TOLERANCE:
@@ -921,11 +950,10 @@ class DesktopSolver:
                 if pose is not None and branch in branches:
                     found.append((distance, phi, branch, pose, kinds[k][0]))
                 continue
-            for branch in branches:
+            for branch in branches[1:]:  # (the preferred one failed at the wanted pitch)
                 pose = self._pose_at(du, dv, tool, phi, branch, previous_q, previous_pitch)
                 if pose is not None:
                     found.append((distance, phi, branch, pose, None))
-                    break
         if not found:
             return None
         if len(found) > 1:

@@ -82,16 +82,19 @@ class FoldedChain:
                        g6 * x + g7 * y + g8 * z + s2)
         return x, y, z
 
-    def points(self, readings: np.ndarray, last=None) -> np.ndarray:
-        """Return :meth:`point` of many poses: readings (n, k) rad, ``last`` (n, 3); (n, 3) m."""
+    def points(self, readings: np.ndarray, last=None, start: int = 0) -> np.ndarray:
+        """Return :meth:`carried` of many poses: readings (n, k) rad, ``last`` (n, 3); (n, 3) m.
+
+        From the base (``start`` 0) unless ``start`` is given.
+        """
         readings = np.asarray(readings, dtype=float)
         count, joints = readings.shape
         p = np.broadcast_to(np.asarray(self.tool), (count, 3)) if last is None else last
         x, y, z = p[:, 0], p[:, 1], p[:, 2]
-        for index in range(joints - 1, -1, -1):
-            c, s = np.cos(readings[:, index]), np.sin(readings[:, index])
+        for offset in range(joints - 1, -1, -1):
+            c, s = np.cos(readings[:, offset]), np.sin(readings[:, offset])
             x, y = c * x - s * y, s * x + c * y
-            (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self.joints[index]
+            (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self.joints[start + offset]
             x, y, z = (g0 * x + g1 * y + g2 * z + s0, g3 * x + g4 * y + g5 * z + s1,
                        g6 * x + g7 * y + g8 * z + s2)
         return np.stack((x, y, z), axis=1)

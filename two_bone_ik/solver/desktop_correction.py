@@ -23,9 +23,11 @@ steps, it gives up (None) and the solver's general correction decides.
 import math
 from typing import Optional, Sequence, Tuple
 
+import numpy as np
+
 from two_bone_ik.solver.desktop_chain import FoldedChain
 from two_bone_ik.solver.desktop_model import DesktopArm, ToolAtRoll
-from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
+from two_bone_ik.solver.desktop_pitch import ELBOW, PITCH, SHOULDER
 from two_bone_ik.solver.desktop_results import QUICK_STEPS
 
 #: A Jacobian whose 2 x 2 in-plane determinant is below this x reach^2 counts as singular.
@@ -47,7 +49,10 @@ class QuickCorrection:
         self.arm = arm
         self.chain = FoldedChain(arm.segments, arm.tail)
         self.tolerance = tolerance
-        self._singular = SINGULAR * arm.reach * arm.reach
+        self._reach = arm.reach
+        self._singular = SINGULAR * self._reach * self._reach
+        self._indices = arm.indices
+        self._carried = (None, None)  # (roll, the tool point carried back through it)
 
     def columns(self, q1: float, q2: float, phi: float, l3: float, fixed: Optional[int]):
         """Return the in-plane Jacobian (per solver angle) and the joints it moves.
@@ -57,7 +62,7 @@ class QuickCorrection:
         forward axis from the yaw axis, and the indices of those two joints.
         """
         arm = self.arm
-        _, i1, i2, i3, _ = arm.indices
+        _, i1, i2, i3, _ = self._indices
         l1, l2 = arm.link_lengths
         su, sv = arm.shoulder
         eu, ev = su + l1 * math.cos(q1), sv + l1 * math.sin(q1)
@@ -94,9 +99,9 @@ class QuickCorrection:
         arm = self.arm
         au, av, bu, bv, tu, first, second = self.columns(q1, q2, phi, tool.length, fixed)
         det = au * bv - av * bu
-        if not abs(det) > self._singular or not abs(tu) > 1e-6 * arm.reach:
+        if not abs(det) > self._singular or not abs(tu) > 1e-6 * self._reach:
             return None
-        i3, i4 = arm.indices[3], arm.indices[4]
+        i3, i4 = self._indices[3], self._indices[4]
         d = arm.directions
         c, s = math.cos(yaw), math.sin(yaw)
         (fx, fy, fz), (mx, my, mz) = arm.forward, arm.normal
@@ -104,7 +109,12 @@ class QuickCorrection:
                                   s * fx + c * mx, s * fy + c * my, s * fz + c * mz)
         wx, wy, wz = arm.up
         chain = self.chain
-        last = None if i4 is None else chain.carried((readings[i4],), i4)
+        last = None
+        if i4 is not None:
+            roll, last = self._carried
+            if roll != readings[i4]:
+                last = chain.carried((readings[i4],), i4)
+                self._carried = (readings[i4], last)
         values = list(readings)
         x, y, z = chain.point(values[:4], last)
         ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
@@ -132,3 +142,61 @@ class QuickCorrection:
                     readings[index]:
                 return None
         return tuple(values), (x, y, z), size
+
+    def correct_rows(self, readings: np.ndarray, targets: np.ndarray, yaw, q1, q2, phi, l3,
+                     lateral, fixed):
+        """Return :meth:`correct` of many poses: (readings, tools, errors, done).
+
+        Arrays of shape (n, N), (n, 3), (n,), (n,); ``fixed`` holds 0 for None. ``done`` is
+        False where :meth:`correct` gives None (those rows' other outputs mean nothing).
+        """
+        arm = self.arm
+        _, i1, i2, i3, i4 = self._indices
+        d = arm.directions
+        l1, l2 = arm.link_lengths
+        su, sv = arm.shoulder
+        eu, ev = su + l1 * np.cos(q1), sv + l1 * np.sin(q1)
+        wu, wv = eu + l2 * np.cos(q1 + q2), ev + l2 * np.sin(q1 + q2)
+        tu, tv = wu + l3 * np.cos(phi), wv + l3 * np.sin(phi)
+        hand, elbow, shoulder = fixed == 0, fixed == ELBOW, fixed == SHOULDER
+        au = np.where(hand, wu - su, np.where(shoulder, tu - eu, tu - su))
+        av = np.where(hand, wv - sv, np.where(shoulder, tv - ev, tv - sv))
+        bu = np.where(hand, wu - eu, np.where(fixed == PITCH, tu - eu, tu - wu))
+        bv = np.where(hand, wv - ev, np.where(fixed == PITCH, tv - ev, tv - wv))
+        au, av, bu, bv = -av, au, -bv, bu
+        det = au * bv - av * bu
+        done = (np.abs(det) > self._singular) & (np.abs(tu) > 1e-6 * self._reach)
+        first = np.where(shoulder, i2, i1)
+        second = np.where(elbow | shoulder, i3, i2)
+        c, s = np.cos(yaw), np.sin(yaw)
+        forward, normal, up = (np.asarray(v) for v in (arm.forward, arm.normal, arm.up))
+        f = c[:, None] * forward - s[:, None] * normal
+        m = s[:, None] * forward + c[:, None] * normal
+        values = np.array(readings, dtype=float)
+        last = None if i4 is None else self.chain.points(values[:, i4:i4 + 1], start=i4)
+        point = self.chain.points(values[:, :4], last)
+        size = np.zeros(len(values))
+        active = done.copy()
+        safe = np.where(done, det, 1.0)
+        rows = np.arange(len(values))
+        for _ in range(2):
+            e = targets - point
+            turn = -np.einsum('ij,ij->i', e, m) / np.where(done, tu, 1.0)
+            ru = np.einsum('ij,ij->i', e, f) - lateral * turn
+            rv = e @ up
+            da, db = (ru * bv - rv * bu) / safe, (au * rv - av * ru) / safe
+            step = np.zeros(values.shape)
+            step[:, 0] = d[0] * turn
+            step[rows, first] += np.asarray(d)[first] * da
+            step[rows, second] += np.asarray(d)[second] * db
+            step[:, i3] -= np.where(hand, d[i3] * (da + db), 0.0)
+            values = np.where(active[:, None], values + step, values)
+            moved = self.chain.points(values[:, :4], last)
+            point = np.where(active[:, None], moved, point)
+            size = np.where(active, np.linalg.norm(targets - point, axis=1), size)
+            active &= size > self.tolerance
+        done &= ~active
+        lower, upper = np.asarray(arm.lower_limits[:4]), np.asarray(arm.upper_limits[:4])
+        inside = (values[:, :4] >= lower) & (values[:, :4] <= upper)
+        done &= (inside | (values[:, :4] == readings[:, :4])).all(axis=1)
+        return values, point, size, done
