@@ -516,6 +516,10 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     tool_point[exact] = targets[exact]
     handled = _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations,
                                tool_point, error)
+    back = np.zeros(targets.shape[0], dtype=bool)
+    if rotations is None and arm.has_yaw and arm.has_pitch and solver.allow_reach_back:
+        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled,
+                   (readings, status, reachable, tool_point, error, plane.phi, off, back))
     orientation_error = np.full(targets.shape[0], np.nan)
     if rotations is not None:
         _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
@@ -526,12 +530,74 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
         cosine = 0.5 * (np.trace(relative, axis1=1, axis2=2) - 1.0)
         orientation_error = np.arctan2(sine, cosine)
     asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
-    count = targets.shape[0]
     solution = DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi,
-                                    asked, off, orientation_error, np.zeros(count, dtype=bool),
-                                    np.zeros(count, dtype=bool))
+                                    asked, off, orientation_error, back,
+                                    np.zeros(targets.shape[0], dtype=bool))
     _scalar_rows(solver, solution, targets, previous, asked_pitch, orientations, ~handled)
     return solution
+
+
+def _roll_may_move(solver, targets, tool, facing):
+    """Return where a moved roll (class (b)) might face a target the held one does not.
+
+    Nowhere without a roll that moves; else everywhere but where the yaw does not fit at the
+    held roll and no roll brings it to a limit (the scalar solve's test).
+    """
+    if not solver._roll_free:
+        return np.zeros(targets.shape[0], dtype=bool)
+    arm = solver.arm
+    a, b, c = arm.tool
+    swing, lateral = math.hypot(b[2], c[2]), arm.wrist_lateral + a[2]
+    d = targets - np.asarray(arm.origin)
+    hu, hn = d @ np.asarray(arm.forward), d @ np.asarray(arm.normal)
+    may = facing[5] != _S_LIMITED
+    for limit in solver._yaw_limits_inside():
+        yaw = arm.directions[0] * limit
+        needed = hu * math.sin(yaw) + hn * math.cos(yaw)
+        ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
+        may |= ahead & (np.abs(needed - lateral) <= swing) & (swing > 0.0)
+    return may
+
+
+def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out):
+    """Batch twin of class (c), reaching back with the roll held, in place.
+
+    For the rows not yet answered where a moved roll cannot face the target; ``out``: the
+    arrays to fill (readings, status, reachable, tool point, error, pitch, off plane, back).
+    The rows it does not reach stay for the scalar solve (class (d)).
+    """
+    arm = solver.arm
+    rows = np.flatnonzero(~handled & ~_roll_may_move(solver, targets, tool, facing))
+    lateral = tool[2][rows]
+    d = targets[rows] - np.asarray(arm.origin)
+    hu, h, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
+    rho = np.hypot(hu, hn)
+    near = 1e-3 * solver._on_target
+    u = np.sqrt(np.maximum(0.0, (rho - lateral) * (rho + lateral)))
+    yaw = np.arctan2(lateral * hu + u * hn, lateral * hn - u * hu)
+    reading, clamped = fit_readings(arm.directions[0] * yaw, arm.lower_limits[0],
+                                    arm.upper_limits[0],
+                                    None if previous is None else previous[rows, 0])
+    keep = (rho > near) & (rho >= np.abs(lateral) - near) & ~clamped
+    rows, reading, yaw, u, h = rows[keep], reading[keep], yaw[keep], u[keep], h[keep]
+    su, sv = arm.shoulder
+    sub_tool = tuple(t[rows] for t in tool)
+    sub_previous = None if previous is None else previous[rows]
+    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False)
+    exact = np.isin(plane.status, [int(s) for s in ON_TARGET])
+    facing = (reading, yaw, -u, h, np.zeros(rows.size), np.full(rows.size, -1))
+    values = _readings(solver, facing, plane, roll[rows], sub_previous)
+    points, errors = targets[rows].copy(), np.zeros(rows.size)
+    if not solver._ideal:
+        values, points, errors, done = solver._quick.correct_rows(
+            values, targets[rows], yaw, plane.q1, plane.q2, plane.phi, sub_tool[0],
+            sub_tool[2], plane.fixed)
+        exact &= done
+    rows, values, points, errors = rows[exact], values[exact], points[exact], errors[exact]
+    readings, status, reachable, tool_point, error, phi, off, back = out
+    readings[rows], tool_point[rows], error[rows] = values, points, errors
+    status[rows], phi[rows] = plane.status[exact], plane.phi[exact]
+    reachable[rows], off[rows], back[rows], handled[rows] = True, 0.0, True, True
 
 
 def _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations, tool_point,
