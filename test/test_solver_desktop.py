@@ -424,7 +424,7 @@ def test_orientations_of_reachable_poses_are_met(name):
     model = geometry.model
     solver = DesktopSolver(model)
     oracle = MujocoChain(urdf, base, tip, joints)
-    slack = 1e-9 + 2 * len(joints) * geometry.axis_error
+    slack = 1e-9 + 4 * geometry.axis_error  # the URDF's own error (its axes' defect)
     rng = np.random.default_rng(4)
     met = 0
     for _ in range(80):
@@ -442,8 +442,10 @@ def test_orientations_of_reachable_poses_are_met(name):
             continue  # the pose reached back over the yaw axis: faced, the yaw is dropped
         # Faced as the pose was (the yaw moved only by the correction): the split's pitch and
         # roll as asked, i.e. the commanded orientation is the asked one turned about the yaw
-        # axis only (compared whole: near the roll axis pointing up, yaw and roll trade off).
+        # axis only (compared whole: near the roll axis pointing up, yaw and roll trade off);
+        # the yaw the facing kept is the pose's own: the orientation itself is met.
         met += 1
+        assert sol.orientation_error <= slack
         relative = commanded @ rotation.T
         axis = np.array([relative[2, 1] - relative[1, 2], relative[0, 2] - relative[2, 0],
                          relative[1, 0] - relative[0, 1]]) / 2.0  # sin(angle) x axis

@@ -37,6 +37,8 @@ import itertools
 import math
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+import numpy as np
+
 from two_bone_ik.solver import (
     IkInputError, IkStatus, JointLimits, MAX_MAGNITUDE, solve, wrap_angle as _wrap)
 from two_bone_ik.solver.chain_kinematics import (
@@ -1060,6 +1062,11 @@ class DesktopSolver:
                               else _missed(arm, status))
         orientation_error = _NAN
         if rotation is not None:
+            if self._quick is not None and reachable and status in _EXACT_ORIENTATION:
+                refined = self._orient(readings, (x, y, z), rotation)
+                if refined is not None:
+                    readings, pose = refined
+                    tool_point, error = pose.position, math.dist(pose.position, (x, y, z))
             if pose is None:
                 pose = chain_pose(arm.segments, arm.tail, readings)
             orientation_error = rotation_angle(multiply(transpose(rotation), pose.rotation))
@@ -1067,6 +1074,43 @@ class DesktopSolver:
                                plane.elbow, plane.phi,
                                _pitch_angle(wanted) if arm.has_pitch else _NAN, off,
                                math.hypot(du, dv), orientation_error)
+
+    def _orient(self, readings, target, rotation):
+        """Return (readings, pose) with the real chain's pitch and roll turned as asked, or None.
+
+        The ideal arm's split is off the real one's by the URDF's axis error; Newton steps on
+        the real chain move every joint so that the tool point stays on the target and the
+        rotation left between the asked and the commanded orientation has no part about the
+        real pitch axis (and roll axis): for an orientation the arm can take, none at all.
+        None when the steps do not get there within the limits.
+        """
+        arm = self.arm
+        joints = [i for i in self._indices if i is not None]
+        about = [i for i in self._indices[3:] if i is not None]  # pitch (and roll) axes
+        values = list(readings)
+        for _ in range(4):
+            pose = chain_pose(arm.segments, arm.tail, values)
+            miss = [target[k] - pose.position[k] for k in range(3)]
+            rest = multiply(rotation, transpose(pose.rotation))  # what is left, world frame
+            turn = (0.5 * (rest[7] - rest[5]), 0.5 * (rest[2] - rest[6]),
+                    0.5 * (rest[3] - rest[1]))
+            rows = [list(c) for c in zip(*jacobian_columns(pose, joints))]
+            rows += [[sum(pose.axes[a][k] * pose.axes[j][k] for k in range(3)) for j in joints]
+                     for a in about]
+            goal = miss + [sum(pose.axes[a][k] * turn[k] for k in range(3)) for a in about]
+            if max(abs(v) for v in goal) <= 1e-4 * self._on_target:
+                break
+            try:
+                step = np.linalg.solve(np.array(rows), np.array(goal))
+            except np.linalg.LinAlgError:
+                return None
+            for joint, delta in zip(joints, step):
+                values[joint] += float(delta)
+        lower, upper = arm.lower_limits, arm.upper_limits
+        if math.dist(pose.position, target) > self._on_target or not all(
+                lo <= v <= hi for v, lo, hi in zip(values, lower, upper)):
+            return None
+        return values, pose
 
     def _quick_correction(self, x, y, z, readings, facing, plane, tool, rotation, error):
         """:class:`QuickCorrection` of an exact ideal pose (position only), or None."""
@@ -1174,6 +1218,8 @@ _BEYOND = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER})
 _CLOSEST = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER,
                       DesktopStatus.JOINT_LIMITED})
 _STATUS_REACHED = DesktopStatus.REACHED
+#: Statuses whose orientation is the asked one's pitch and roll (an exact pose).
+_EXACT_ORIENTATION = frozenset({DesktopStatus.REACHED, DesktopStatus.ELBOW_FLIPPED})
 
 
 def _pitch_angle(phi: float) -> float:
