@@ -126,7 +126,7 @@ def compare(path: str, base: str, tip: str, wanted: float, count: int, ikpy_coun
             seconds, readings = _timed(solvers[name], target)
             times[name].append(seconds)
             reached[name] += _reached(geometry, readings, target)
-    rows = [_row(name, times[name], reached[name]) for name in solvers]
+    rows = [_row(name, times[name], reached[name]) for name in solvers if times[name]]
     rows.insert(1, _batch_row(solver, geometry, targets, wanted))
     return rows, skipped
 

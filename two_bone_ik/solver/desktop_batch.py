@@ -496,7 +496,8 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
     plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
-    _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
+    if rotations is not None or not solver.allow_reach_back:  # (else: the classes below)
+        _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
     off = facing[4]
@@ -567,7 +568,11 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     The rows it does not reach stay for the scalar solve (class (d)).
     """
     arm = solver.arm
-    rows = np.flatnonzero(~handled & ~_roll_may_move(solver, targets, tool, facing))
+    rows = np.flatnonzero(~handled)
+    if not rows.size:
+        return
+    rows = rows[~_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
+                                tuple(f[rows] for f in facing))]
     lateral = tool[2][rows]
     d = targets[rows] - np.asarray(arm.origin)
     hu, h, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
