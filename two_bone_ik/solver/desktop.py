@@ -5,22 +5,25 @@
 :meth:`DesktopSolver.solve` or many with :meth:`DesktopSolver.solve_batch` (numpy, row ``i``
 equal to ``solve`` on target ``i`` to rounding). The steps, each exact:
 
-1. The roll: its last command (position only), or the roll of the target's orientation split
-   about the arm's own axes (``orientation`` given).
+1. The roll: held at ``previous`` (position only: the last command, or where the arm is
+   before one), or the roll of the target's orientation split about the arm's own axes
+   (``orientation`` given).
 2. The yaw faces the target: of the two yaws whose plane holds it, the one that puts it on the
    side of the yaw axis where the tool point is at zero readings; a target on the yaw axis keeps
-   the last yaw. Closer to the axis than the arm's plane is to it: no yaw can face it
-   (``INSIDE_INNER``).
+   the held yaw. Closer to the axis than the arm's plane is to it: no yaw can face it
+   (``INSIDE_INNER``). Position only, when no pose facing it reaches it with the roll held,
+   the roll moves, then the yaw turns back (see the class docstring: the preference order).
 3. In the plane, the approach pitch: ``approach_pitch`` (or the split's pitch) when a pose
    reaches the target with it within the limits; else the feasible pitch nearest it, found
    among the exact boundaries of the feasible set (:mod:`~two_bone_ik.solver.desktop_pitch`),
    ties going to the pitch nearest the last command; both elbow branches count when
    ``allow_elbow_flip`` is true (the configured one first at equal pitch).
-4. The pair by :func:`two_bone_ik.solver.solve` to the wrist point; the pitch joint takes the
-   rest of the angle.
-5. When the arm's real axes are off the ideal ones (within the shape tolerance), a few Newton
-   steps on the real chain's forward kinematics move the yaw and the pair until the tool point
-   is on the target; the pitch and roll readings stay.
+4. The pair by the planar closed form to the wrist point (on a boundary of the feasible
+   pitches, from the joint the boundary holds); the pitch joint takes the rest of the angle.
+5. When the arm's real axes are off the ideal ones by more than moves the tool point 1e-9 x
+   reach, at most two Newton steps on the real chain's tool point
+   (:class:`~two_bone_ik.solver.desktop_correction.QuickCorrection`) put it on the target
+   (else the general correction's steps); the roll stays.
 
 Statuses (:class:`DesktopStatus`): ``REACHED`` (tool point within 1e-9 x reach of the target
 and, with an orientation, the split's pitch and roll commanded), ``ELBOW_FLIPPED`` (reached on
@@ -131,7 +134,27 @@ class DesktopSolver:
         Whether a position-only target may be reached with the arm reaching back over the yaw
         axis (classes (c) and (d) of the preference order); an attribute, settable.
 
-    Raises
+    Notes
+    -----
+    **The preference order** (position only, an arm with a yaw): the first class with an exact
+    pose within the limits decides: (a) the yaw facing the target, the roll held; (b) facing,
+    the roll moved (to the first of a few rolls the geometry names, nearest the held one first;
+    see :meth:`_moved_roll`); (c) reaching back over the yaw axis (the yaw about half a turn
+    from facing), the roll held; (d) back, the roll moved. Within a class: the pitch nearest
+    ``approach_pitch`` (ties: nearest the last command's, else above), then the configured
+    elbow. The solution says which in ``yaw_branch`` and ``roll_moved``.
+
+    **The seam for a collision check** (``accept`` of :meth:`solve`): ``accept(readings) ->
+    bool``, ``readings`` a tuple of N floats in chain order (rad). The exact poses are offered
+    in the preference order and the first it accepts is returned. Within a class, per elbow
+    (the class's best pose's first, the other when ``allow_elbow_flip``), after the pitch
+    nearest the wanted one the pitches go on through that elbow's feasible set moving away from
+    the wanted pitch, nearest first, both ways, in steps of at most 2 degrees, each interval
+    ending at its ends (a moved roll stays at the roll its class chose). It is called only
+    while it refuses: a target whose first pose it accepts costs one call. When exact poses
+    exist and it accepts none, the most preferred is returned with ``accepted`` False. On an
+    arm whose axes are off, the readings offered are the ideal arm's (the commanded ones differ
+    by the exactness correction, about the axis error). Without ``accept`` nothing changes.
     ------
     IkInputError
         If ``elbow`` or the tolerance is invalid.
