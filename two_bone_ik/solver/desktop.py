@@ -232,9 +232,9 @@ class DesktopSolver:
         """:meth:`solve` for a target the arm faces and reaches at the wanted pitch, in limits.
 
         The common case, straight through: position only, an arm with a yaw and a pitch, the
-        roll held within its limits; an arm whose axes are a little off is corrected by
-        :class:`QuickCorrection`. Returns None for anything else (the general path then
-        decides), so its results are the general path's (the tests compare the two).
+        roll held within its limits; axes a little off corrected by :class:`QuickCorrection`.
+        Returns None for anything else (the general path then decides), so its results are the
+        general path's (the tests compare the two).
         """
         (ox, oy, oz, fx, fy, fz, wx, wy, wz, nx, ny, nz, su, sv, l1, l2, z1, z2, d0, d1, d2, d3,
          lower, upper, (c0, c1, c2, c3), near, count, tool, elbow, pair_limits) = self._fast
@@ -253,7 +253,7 @@ class DesktopSolver:
                     p0, p1, p2, p3, roll = previous
                     finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == roll - roll == 0.0
             except TypeError:
-                return None
+                finite = False
             if not finite:
                 return None
         if tool is None:
@@ -304,16 +304,13 @@ class DesktopSolver:
             if c2:
                 r2 = p2 + _remainder(r2 - p2, _TAU)
         readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
-        point, error = (x, y, z), 0.0
-        if self._quick is not None:
-            corrected = self._quick.correct(readings, point, d0 * yaw, q1, q2, wanted, tool,
-                                            None)
-            if corrected is None:
-                return None
-            readings, point, error = corrected
-        wrapped = _remainder(wanted, _TAU)
-        if wrapped == -_PI:
-            wrapped = _PI
+        corrected = ((readings, (x, y, z), 0.0) if self._quick is None else
+                     self._quick.correct(readings, (x, y, z), d0 * yaw, q1, q2, wanted, tool,
+                                         None))
+        if corrected is None:
+            return None
+        readings, point, error = corrected
+        wrapped = _pitch_angle(wanted)
         return _tuple_new(DesktopSolution, (
             readings, _STATUS_REACHED, True, point, error, elbow, wrapped, wrapped, 0.0,
             _hypot(du, dv), _NAN, 'facing', False, True))
