@@ -229,7 +229,7 @@ class DesktopSolver:
                 self.elbow, self._pair_limits)
 
     def _solve_fast(self, x, y, z, previous, wanted):
-        """:meth:`solve` for a target the arm faces and reaches at the wanted pitch, in limits.
+        """:meth:`solve` for a target the arm faces and reaches with the roll held, in limits.
 
         The common case, straight through: position only, an arm with a yaw and a pitch, the
         roll held within its limits; axes a little off corrected by :class:`QuickCorrection`.
@@ -281,22 +281,17 @@ class DesktopSolver:
         previous_q = None if previous is None else (z1 + d1 * p1, z2 + d2 * p2)
         if elbow == 'nearest':
             elbow = _branch_of(previous_q)
-        if wanted != self._wanted[0]:
-            self._wanted = (wanted, _cos(wanted), _sin(wanted))
-        _, cos_wanted, sin_wanted = self._wanted
-        pair = self._pair_on(du - l3 * cos_wanted, dv - l3 * sin_wanted, elbow, previous_q)
-        if pair is None:
-            return None
-        q1, q2 = pair
-        pitch = d3 * (wanted - beta - q1 - q2)
-        if not c3:
-            pitch = fit_reading(pitch, lower[3], upper[3], None if previous is None else p3)
-            if pitch is None:
+        status, phi, fixed = _STATUS_REACHED, wanted, None
+        pose = self._pose_at(du, dv, tool, wanted, elbow, previous_q,
+                             None if previous is None else p3)
+        if pose is None:  # the feasible pitch nearest the wanted one (see _search)
+            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q)
+            if found is None:
                 return None
-        elif previous is not None:
-            pitch = p3 + _remainder(pitch - p3, _TAU)
-        elif not -_PI <= pitch <= _PI:
-            pitch = _wrap(pitch)
+            phi, branch, pose, kind = found
+            status = _STATUS_REACHED if branch == elbow else _STATUS_FLIPPED
+            elbow, fixed = branch, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
+        q1, q2, pitch = pose
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
         if previous is not None:
             if c1:
@@ -305,14 +300,14 @@ class DesktopSolver:
                 r2 = p2 + _remainder(r2 - p2, _TAU)
         readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
         corrected = ((readings, (x, y, z), 0.0) if self._quick is None else
-                     self._quick.correct(readings, (x, y, z), d0 * yaw, q1, q2, wanted, tool,
-                                         None))
+                     self._quick.correct(readings, (x, y, z), d0 * yaw, q1, q2, phi, tool,
+                                         fixed))
         if corrected is None:
             return None
         readings, point, error = corrected
-        wrapped = _pitch_angle(wanted)
         return _tuple_new(DesktopSolution, (
-            readings, _STATUS_REACHED, True, point, error, elbow, wrapped, wrapped, 0.0,
+            readings, status, True, point, error, elbow, _pitch_angle(phi),
+            _pitch_angle(wanted), 0.0,
             _hypot(du, dv), _NAN, 'facing', False, True))
 
     # -- one target ------------------------------------------------------------------------
@@ -1238,6 +1233,7 @@ _BEYOND = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER})
 _CLOSEST = frozenset({DesktopStatus.OUT_OF_REACH, DesktopStatus.INSIDE_INNER,
                       DesktopStatus.JOINT_LIMITED})
 _STATUS_REACHED = DesktopStatus.REACHED
+_STATUS_FLIPPED = DesktopStatus.ELBOW_FLIPPED
 #: Statuses whose orientation is the asked one's pitch and roll (an exact pose).
 _EXACT_ORIENTATION = frozenset({DesktopStatus.REACHED, DesktopStatus.ELBOW_FLIPPED})
 
