@@ -147,6 +147,8 @@ def test_fast_path_equals_the_general_one():
                                                approach_pitch=wanted)
                 assert fast.status == general.status
                 assert fast.elbow == general.elbow
+                assert (fast.yaw_branch, fast.roll_moved) == (general.yaw_branch,
+                                                              general.roll_moved)
                 np.testing.assert_allclose(fast.readings, general.readings, rtol=0, atol=1e-12)
                 np.testing.assert_allclose(
                     (fast.approach_pitch, fast.asked_pitch, fast.distance, fast.error),

@@ -270,34 +270,53 @@ class DesktopSolver:
         u = (rho - lateral) * (rho + lateral)
         u = _sqrt(u) if u > 0.0 else 0.0
         yaw = d0 * _atan2(lateral * hu - u * hn, u * hu + lateral * hn)
+        branch = 'facing'
         if not c0:
-            yaw = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
-            if yaw is None:
-                return None
+            fitted = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
+            if fitted is None:  # class (c) when (a) and (b) are surely empty
+                back = self._fast_back(x, y, z, lateral, previous, roll)
+                if back is None:
+                    return None
+                fitted, u, branch = back.reading, back.u, 'back'
+            yaw = fitted
         elif previous is not None:
             yaw = p0 + _remainder(yaw - p0, _TAU)
-        du = u - su
-        dv = dx * wx + dy * wy + dz * wz - sv
-        previous_q = None if previous is None else (z1 + d1 * p1, z2 + d2 * p2)
+        return self._fast_plane(x, y, z, previous, wanted, yaw, u - su,
+                                dx * wx + dy * wy + dz * wz - sv, tool, roll, branch)
+
+    def _fast_back(self, x, y, z, lateral, previous, roll) -> Optional[_Facing]:
+        """Return the yaw reaching back when the yaw cannot face the target at any roll."""
+        if not self.allow_reach_back or self._roll_free and self._roll_candidates(
+                x, y, z, roll, False, False)[1]:
+            return None
+        return self._back(x, y, z, lateral, previous)
+
+    def _fast_plane(self, x, y, z, previous, wanted, yaw, du, dv, tool, roll, branch):
+        """Finish :meth:`_solve_fast`: the plane, the readings, the correction."""
+        fast = self._fast
+        z1, z2, d0, d1, d2 = fast[16:21]
+        (_, c1, c2, _), count, elbow = fast[24], fast[26], fast[28]
+        previous_q = None if previous is None else (z1 + d1 * previous[1],
+                                                    z2 + d2 * previous[2])
         if elbow == 'nearest':
             elbow = _branch_of(previous_q)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         pose = self._pose_at(du, dv, tool, wanted, elbow, previous_q,
-                             None if previous is None else p3)
+                             None if previous is None else previous[3])
         if pose is None:  # the feasible pitch nearest the wanted one (see _search)
             found = self._search(du, dv, tool, wanted, elbow, previous, previous_q)
             if found is None:
                 return None
-            phi, branch, pose, kind = found
-            status = _STATUS_REACHED if branch == elbow else _STATUS_FLIPPED
-            elbow, fixed = branch, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
+            phi, side, pose, kind = found
+            status = _STATUS_REACHED if side == elbow else _STATUS_FLIPPED
+            elbow, fixed = side, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
         q1, q2, pitch = pose
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
         if previous is not None:
             if c1:
-                r1 = p1 + _remainder(r1 - p1, _TAU)
+                r1 = previous[1] + _remainder(r1 - previous[1], _TAU)
             if c2:
-                r2 = p2 + _remainder(r2 - p2, _TAU)
+                r2 = previous[2] + _remainder(r2 - previous[2], _TAU)
         readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
         corrected = ((readings, (x, y, z), 0.0) if self._quick is None else
                      self._quick.correct(readings, (x, y, z), d0 * yaw, q1, q2, phi, tool,
@@ -307,8 +326,7 @@ class DesktopSolver:
         readings, point, error = corrected
         return _tuple_new(DesktopSolution, (
             readings, status, True, point, error, elbow, _pitch_angle(phi),
-            _pitch_angle(wanted), 0.0,
-            _hypot(du, dv), _NAN, 'facing', False, True))
+            _pitch_angle(wanted), 0.0, _hypot(du, dv), _NAN, branch, False, True))
 
     # -- one target ------------------------------------------------------------------------
 
