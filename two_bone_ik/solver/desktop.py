@@ -36,7 +36,6 @@ be reached are defined in :meth:`DesktopSolver.solve`.
 Imports only math, numpy and the two-bone solver's public API.
 """
 
-import itertools
 import math
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -558,13 +557,15 @@ class DesktopSolver:
             return None  # the yaw fits at no roll: the sideways swing never brings it in
         steps = self._roll_steps(x, y, z, held, back) if yaw_fits else ()
         tried = set()
-        for roll in itertools.chain(candidates, steps):
-            if roll in tried:
-                continue
-            tried.add(roll)
-            attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), back)
-            if self._exact(attempt):
-                return attempt._replace(moved=True)
+        for rolls in (candidates, steps):  # (the steps lazily: only when needed)
+            for roll in rolls:
+                if roll in tried:
+                    continue
+                tried.add(roll)
+                attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
+                                        back)
+                if self._exact(attempt):
+                    return attempt._replace(moved=True)
         return None
 
     def _roll_steps(self, x, y, z, held, back) -> Iterator[float]:
