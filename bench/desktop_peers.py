@@ -117,7 +117,8 @@ def compare(path: str, base: str, tip: str, wanted: float, count: int, ikpy_coun
     solvers.update({name: peer for name, peer in peers.items() if peer is not None})
     times = {name: [] for name in solvers}
     reached = dict.fromkeys(solvers, 0)
-    for index, target in enumerate(targets):
+    points = [tuple(map(float, target)) for target in targets]  # as the node passes them
+    for index, target in enumerate(points):
         names = list(solvers)
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:  # the order turns target by target

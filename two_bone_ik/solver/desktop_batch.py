@@ -254,17 +254,15 @@ def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q,
     repeated_q = None if previous_q is None else np.repeat(previous_q[rows], k, axis=0)
     repeated = None if previous is None else np.repeat(previous[rows], k, axis=0)
     poses = {}
-    for branch in ('up', 'down'):
-        sol = pair_batch(wrists, l1, l2, branch, solver._pair_limits, False, repeated_q)
-        q1, q2 = sol.q[:, 0], sol.q[:, 1]
+    for branch in ('up', 'down'):  # (as DesktopSolver._pair_on: the branch, then the limits)
+        sol = pair_batch(wrists, l1, l2, branch, None, False, repeated_q)
+        if solver._pair_box is None:
+            (q1, q2), outside = (sol.q[:, 0], sol.q[:, 1]), np.zeros(m * k, dtype=bool)
+        else:
+            (q1, q2), outside = _fit_pair(solver, sol.q[:, 0], sol.q[:, 1], previous_q, rows, k)
         pitch, misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1, q2,
                                         repeated)
-        # On the branch (see DesktopSolver._pose_at); straight or folded: on both.
-        wrapped = _remainders(q2)
-        on_side = ((np.abs(wrapped) <= SIDE_TOLERANCE) | (math.pi - np.abs(wrapped)
-                                                          <= SIDE_TOLERANCE)
-                   | ((wrapped < 0.0) == (branch == 'up')))
-        feasible = ((sol.status == _REACHED) & ~misfit & on_side).reshape(m, k) & valid
+        feasible = ((sol.status == _REACHED) & ~misfit & ~outside).reshape(m, k) & valid
         poses[branch] = (feasible, q1.reshape(m, k), q2.reshape(m, k), pitch.reshape(m, k))
     return poses
 
