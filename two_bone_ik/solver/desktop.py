@@ -58,11 +58,10 @@ from two_bone_ik.solver.desktop_results import (
 from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 
 _TAU = 2.0 * math.pi
-_PI = math.pi
 _NAN = math.nan
 _REACHED = IkStatus.REACHED
 # The fast path looks these up as module globals rather than as attributes of math.
-_asin, _atan2, _cos, _sin, _sqrt = math.asin, math.atan2, math.cos, math.sin, math.sqrt
+_atan2, _cos, _sin, _sqrt = math.atan2, math.cos, math.sin, math.sqrt
 _hypot, _remainder = math.hypot, math.remainder
 _tuple_new = tuple.__new__
 
@@ -209,6 +208,10 @@ class DesktopSolver:
         #: Most a correction may move a joint (and a Newton step: a trust region), rad.
         self._step_bound = MAX_CORRECTION * math.sqrt(arm.model_error / self.reach)
         self._fast = self._fast_constants()
+        #: What _fast_plane reads.
+        self._fast_tail = None if self._fast is None else (
+            self._fast[16:24] + self._continuous[1:4] + (arm.joint_count, self.elbow)
+            + arm.link_lengths)
         self._wanted = (math.nan, math.nan, math.nan)  # the last wanted pitch, its cos and sin
 
     def _fast_constants(self):
@@ -292,40 +295,59 @@ class DesktopSolver:
 
     def _fast_plane(self, x, y, z, previous, wanted, yaw, du, dv, tool, roll, branch):
         """Finish :meth:`_solve_fast`: the plane, the readings, the correction."""
-        fast = self._fast
-        z1, z2, d0, d1, d2 = fast[16:21]
-        (_, c1, c2, _), count, elbow = fast[24], fast[26], fast[28]
-        previous_q = None if previous is None else (z1 + d1 * previous[1],
-                                                    z2 + d2 * previous[2])
+        z1, z2, d0, d1, d2, d3, lower, upper, c1, c2, c3, count, elbow, l1, l2 = self._fast_tail
+        if previous is None:
+            previous_q = p3 = None
+        else:
+            p1, p2, p3 = previous[1], previous[2], previous[3]
+            previous_q = (z1 + d1 * p1, z2 + d2 * p2)
         if elbow == 'nearest':
             elbow = _branch_of(previous_q)
+        if wanted != self._wanted[0]:
+            self._wanted = (wanted, _cos(wanted), _sin(wanted))
+        _, cos_wanted, sin_wanted = self._wanted
+        l3, beta, _ = tool
+        wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
+        sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q if wu == wv == 0.0 else None)
+        q1, q2, pitch = sol[0], sol[1], None
+        if sol[2] is _REACHED and self._pair_box is not None:  # (as _pair_on)
+            (lo1, hi1), (lo2, hi2) = self._pair_box
+            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+        if sol[2] is _REACHED and q1 is not None and q2 is not None:
+            pitch = d3 * (wanted - beta - q1 - q2)
+            if not c3:
+                pitch = fit_reading(pitch, lower[3], upper[3], p3)
+            elif p3 is not None:
+                pitch = p3 + _remainder(pitch - p3, _TAU)
+            elif not -math.pi <= pitch <= math.pi:
+                pitch = _wrap(pitch)
         status, phi, fixed = _STATUS_REACHED, wanted, None
-        pose = self._pose_at(du, dv, tool, wanted, elbow, previous_q,
-                             None if previous is None else previous[3])
-        if pose is None:  # the feasible pitch nearest the wanted one (see _search)
+        if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
             found = self._search(du, dv, tool, wanted, elbow, previous, previous_q)
             if found is None:
                 return None
-            phi, side, pose, kind = found
+            phi, side, (q1, q2, pitch), kind = found
             status = _STATUS_REACHED if side == elbow else _STATUS_FLIPPED
             elbow, fixed = side, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
-        q1, q2, pitch = pose
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
         if previous is not None:
             if c1:
-                r1 = previous[1] + _remainder(r1 - previous[1], _TAU)
+                r1 = p1 + _remainder(r1 - p1, _TAU)
             if c2:
-                r2 = previous[2] + _remainder(r2 - previous[2], _TAU)
+                r2 = p2 + _remainder(r2 - p2, _TAU)
         readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
-        corrected = ((readings, (x, y, z), 0.0) if self._quick is None else
-                     self._quick.correct(readings, (x, y, z), d0 * yaw, q1, q2, phi, tool,
-                                         fixed))
-        if corrected is None:
-            return None
-        readings, point, error = corrected
+        point, error = (x, y, z), 0.0
+        if self._quick is not None:
+            corrected = self._quick.correct(readings, point, d0 * yaw, q1, q2, phi, tool, fixed)
+            if corrected is None:
+                return None
+            readings, point, error = corrected
+        asked = _remainder(wanted, _TAU)
+        asked = asked if asked != -math.pi else math.pi
         return _tuple_new(DesktopSolution, (
-            readings, status, True, point, error, elbow, _pitch_angle(phi),
-            _pitch_angle(wanted), 0.0, _hypot(du, dv), _NAN, branch, False, True))
+            readings, status, True, point, error, elbow, asked if phi is wanted else
+            _pitch_angle(phi), asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
 
     # -- one target ------------------------------------------------------------------------
 
