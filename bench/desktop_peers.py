@@ -166,7 +166,8 @@ def print_table(title, rows, skipped):
     for name, reached, count, median, p99 in rows:
         p99_text = '—' if math.isnan(p99) else f'{p99 * 1e6:.1f} us'
         ratio = '—' if math.isnan(p99) else f'{p99 / median:.2f}'
+        relative = '—' if math.isnan(floor) else f'{median / floor:.2f}'
         print(f'| {name} | {100.0 * reached / count:.1f} % of {count} | {median * 1e6:.2f} us | '
-              f'{p99_text} | {median / floor:.2f} | {ratio} |')
+              f'{p99_text} | {relative} | {ratio} |')
     for name in skipped:
         print(f'\n{name}: not installed, its row skipped (see bench/README.md)')
