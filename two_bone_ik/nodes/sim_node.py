@@ -61,7 +61,7 @@ from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
 from two_bone_ik.nodes.sim_render import SimRendering
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import SimSession
-from two_bone_ik.sim.simulated_arm import simulated_arm, urdf_simulated_arm
+from two_bone_ik.sim.simulated_arm import arm_from_parameters
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 
 NODE_NAME = 'two_bone_ik_sim'
@@ -227,13 +227,8 @@ class SimNode(SchemaNode):
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
         values = self.declare_schema(ARM_PARAMETERS, _declarable(in_file))
-        config, arm = _arm_parameters(values, set(in_file) | set(parameter_overrides(self)))
-        description = values['robot_description']
-        if description:
-            return urdf_simulated_arm(description, config.base_frame, values['tip_frame'],
-                                      arm.get('joint_lower_limits', ()),
-                                      arm.get('joint_upper_limits', ())), True
-        return simulated_arm(config), False
+        given = set(in_file) | set(parameter_overrides(self))
+        return arm_from_parameters(values, given), bool(values['robot_description'])
 
     def _controller_subscription(self, parameter, controller, topic, msg_type, callback, qos):
         """Subscribe ``<controller>/<topic>``, or return None if ``controller`` is empty."""

@@ -135,7 +135,9 @@ class SimRendering:
                                       self._publish_frame, self._camera_failed)
         if settings['viewer']:
             self._viewer = ArmViewer(sim.model, sim.arm.base_frame, self._feed,
-                                     self._logger.info)
+                                     self._logger.info,
+                                     headless_note='the simulation runs on without it',
+                                     on_problem=self._logger.warning)
         node.create_subscription(PoseStamped, 'target_pose', self._on_target, _IMAGES)
 
     def _make_camera(self, rate: float) -> OffscreenCamera:

@@ -102,15 +102,24 @@ class ArmViewer:
         Where the states come from.
     on_line : callable
         Called with each line the viewer has to say (``viewer: ...``), from its threads.
+    headless_note : str
+        Ends the line that says why no window opened.
+    on_problem : callable, optional
+        Called with that line instead of ``on_line`` (e.g. a logger's warning).
     """
 
     def __init__(self, model, base_frame: str, feed: RenderFeed,
-                 on_line: Callable[[str], None]):
+                 on_line: Callable[[str], None], headless_note: str = 'running without it',
+                 on_problem: Optional[Callable[[str], None]] = None):
         self._model = copy.deepcopy(model)
         self._data = mujoco.MjData(self._model)
         self._base = self._model.body(base_frame).id
         self._feed = feed
         self._say = on_line
+        self._note = headless_note
+        self._problem = on_problem or on_line
+        #: Whether the window opened (it may have been closed since).
+        self.opened = False
         self._radius = TARGET_RADIUS_SHARE * float(self._model.stat.extent)
         self._stop = threading.Event()
         self._handle = None
@@ -126,7 +135,7 @@ class ArmViewer:
             if self._handle is None:
                 problem = f'the window did not open within {OPEN_TIMEOUT:g} s'
         if problem is not None:
-            self._say(f'viewer: {problem}; running without it')
+            self._problem(f'viewer: {problem}; {self._note}')
             return
         try:
             self._feed_window()
@@ -166,6 +175,7 @@ class ArmViewer:
             handle.cam.distance = view['distance']
             handle.cam.azimuth, handle.cam.elevation = view['azimuth'], view['elevation']
         handle.sync()
+        self.opened = True
         self.open.set()
         self._say('viewer: window open')
         shown = 0
