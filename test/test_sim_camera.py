@@ -103,7 +103,7 @@ def test_the_size_and_the_camera_are_checked(sim):
         with pytest.raises(ValueError, match=r'camera_size: expected \[width, height\]'):
             check_size(bad)
     assert check_camera(sim.model, 'top') == sim.model.camera('top').id
-    with pytest.raises(ValueError, match=r"no camera 'wrist' \(its cameras: front_side, side, top"):
+    with pytest.raises(ValueError, match=r"no camera 'wrist' \(its cameras: front_side, side, "):
         check_camera(sim.model, 'wrist')
     with pytest.raises(ValueError, match='camera_size'):
         OffscreenCamera(sim.model, 'base_link', (0, 10))
