@@ -118,6 +118,11 @@ def changed_pixels(before: np.ndarray, after: np.ndarray, threshold: int = 40) -
     return int((np.abs(before.astype(int) - after.astype(int)).sum(axis=2) > threshold).sum())
 
 
+def arm_pixels(image: np.ndarray) -> int:
+    """Return how many pixels have the arm's link colour (a strong blue; the sky is pale)."""
+    return int((image[:, :, 2].astype(int) - image[:, :, 0] > 100).sum())
+
+
 def without_display() -> dict:
     """Return environment changes that leave a process without any display."""
     return {'DISPLAY': '', 'WAYLAND_DISPLAY': ''}
