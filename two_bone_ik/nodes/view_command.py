@@ -165,3 +165,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``two_bone_ik_view``; return the exit status."""
     return run_client(PROG, argv, parse_view_arguments, _run,
                       errors=(ConfigError, RenderUnavailable))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
