@@ -203,17 +203,20 @@ class OffscreenCamera:
         mujoco.mj_camlight(self.model, self.data)
 
     def render(self, qpos: Sequence[float], target: Optional[Sequence[float]] = None,
-               path: Sequence[Sequence[float]] = (), path_width: float = 0.004) -> np.ndarray:
+               path: Sequence[Sequence[float]] = (), path_width: float = 0.004,
+               targets: Sequence[Sequence[float]] = ()) -> np.ndarray:
         """Return the picture at ``qpos`` (the model's whole ``qpos``), shape (h, w, 3).
 
-        ``target`` (``base_frame``, m) is drawn as the marker; ``path`` as a polyline.
+        ``target`` (``base_frame``, m) is drawn as the marker, and so is each of ``targets``;
+        ``path`` as a polyline ``path_width`` m wide.
         """
         self._context.make_current()
         self._pose_data(qpos)
         mujoco.mjv_updateScene(self.model, self.data, self._options, None, self._view,
                                mujoco.mjtCatBit.mjCAT_ALL, self._scene)
         mark_path(self._scene, self.data, self._base, path, path_width)
-        mark_target(self._scene, self.data, self._base, target, self._marker_radius)
+        for point in (*targets, target):
+            mark_target(self._scene, self.data, self._base, point, self._marker_radius)
         mujoco.mjr_render(self._rect, self._scene, self._mjr)
         mujoco.mjr_readPixels(self._pixels, None, self._rect, self._mjr)
         return np.flipud(self._pixels).copy()

@@ -126,7 +126,7 @@ def add_views(spec, base_frame: str, tip_frame: str) -> Reach:
     light.dir = -_direction(-35.0, 60.0)
     light.diffuse = [0.6, 0.6, 0.6]
     light.specular = [0.2, 0.2, 0.2]
-    light.castshadow = True
+    light.castshadow = False
     sky = spec.add_texture()
     sky.name = 'two_bone_ik_sky'
     sky.type = mujoco.mjtTexture.mjTEXTURE_SKYBOX
