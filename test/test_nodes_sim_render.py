@@ -179,3 +179,18 @@ def test_ctrl_c_ends_the_sim_and_its_window(domain, tmp_path, display):
         assert node.wait(15.0) == 0, node.output()
     assert display.window('MuJoCo') is None
     assert 'Traceback' not in node.stderr + node.stdout, node.output()
+
+
+def test_with_neither_nothing_renders_and_nothing_more_is_in_the_graph(
+        domain, probe, tmp_path):
+    # viewer false and camera_rate 0 (the defaults): no camera topic, no target_pose
+    # subscription, no window line; the sim as before.
+    with NodeProcess(MODULE, domain_id=domain, log_dir=tmp_path, name='sim') as node:
+        states = probe.collect(JointState, 'joint_states')
+        states.wait_for_count(5)
+        assert node.poll() is None
+        topics = probe.topic_types()
+        assert not [t for t in topics if t.startswith('/camera')], topics
+        assert probe.node.count_subscribers('/target_pose') == 0
+        assert node.interrupt() == 0, node.output()
+    assert 'viewer' not in node.stderr and 'camera:' not in node.stderr, node.output()
