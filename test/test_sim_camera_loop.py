@@ -14,7 +14,10 @@ class _Camera:
     """Records what it renders, and in which thread; closed at the end."""
 
     def __init__(self):
-        self.rendered, self.threads, self.closed = [], set(), False
+        self.rendered, self.threads, self.closed, self.warmed = [], set(), False, False
+
+    def warm_up(self):
+        self.warmed = True
 
     def render(self, qpos, target):
         self.rendered.append((qpos.tolist(), target))
@@ -31,6 +34,7 @@ def test_each_new_state_is_rendered_once_in_the_loops_thread():
                       lambda image, snapshot, cam: frames.append((snapshot.sequence, cam)),
                       failures.append)
     try:
+        assert loop.ready.wait(10.0) and camera.warmed  # before any state was offered
         feed.set_target((1.0, 2.0, 3.0))
         feed.offer(np.array([0.5]), 'a')
         wait_until(lambda: frames, 10.0, what='the first frame')
@@ -54,6 +58,7 @@ def test_a_camera_that_cannot_be_made_says_so_once_and_the_loop_ends():
     loop = CameraLoop(unavailable, RenderFeed(), 10.0, None, failures.append)
     wait_until(lambda: not loop.running, 10.0, what='the loop to end')
     assert failures == ['no headless OpenGL: EGL: EGL finds no device']
+    assert loop.ready.is_set()  # nobody waits for good
 
 
 def test_a_frame_that_fails_ends_only_the_camera():

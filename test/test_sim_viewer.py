@@ -43,6 +43,7 @@ def test_without_a_usable_display_one_line_and_the_thread_ends(monkeypatch, envi
     assert problems[0].startswith(f'viewer: {reason}'), problems
     assert problems[0].endswith('; the simulation runs on without it')
     assert '\n' not in problems[0] and not viewer.opened
+    assert viewer.settled.is_set()  # a node waiting for the window does not wait for good
 
 
 def test_the_window_starts_as_the_front_side_camera_sees():

@@ -32,6 +32,9 @@ from two_bone_ik.sim.gl_backend import choose_backend
 from two_bone_ik.sim.render_feed import RenderFeed, target_to_mark
 from two_bone_ik.sim.viewer import ArmViewer
 
+#: Seconds the node waits at start for the camera to be made and the window to open.
+START_TIMEOUT = 20.0
+
 _IMAGES = QoSProfile(depth=5, reliability=ReliabilityPolicy.RELIABLE)
 _LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -138,6 +141,12 @@ class SimRendering:
                                      self._logger.info,
                                      headless_note='the simulation runs on without it',
                                      on_problem=self._logger.warning)
+        # Making the camera and opening the window hold Python's lock for moments: before the
+        # node spins, so that they never hold up the physics or joint_states.
+        if self._camera is not None:
+            self._camera.ready.wait(START_TIMEOUT)
+        if self._viewer is not None:
+            self._viewer.settled.wait(START_TIMEOUT)
         node.create_subscription(PoseStamped, 'target_pose', self._on_target, _IMAGES)
 
     def _make_camera(self, rate: float) -> OffscreenCamera:

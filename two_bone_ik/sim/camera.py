@@ -202,6 +202,10 @@ class OffscreenCamera:
         mujoco.mj_comPos(self.model, self.data)
         mujoco.mj_camlight(self.model, self.data)
 
+    def warm_up(self) -> None:
+        """Render once, unseen: the first picture compiles the shaders (slow, once)."""
+        self.render(self.data.qpos.copy())
+
     def render(self, qpos: Sequence[float], target: Optional[Sequence[float]] = None,
                path: Sequence[Sequence[float]] = (), path_width: float = 0.004,
                targets: Sequence[Sequence[float]] = ()) -> np.ndarray:

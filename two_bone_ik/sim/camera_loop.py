@@ -5,7 +5,9 @@ thread (an OpenGL context is current in one thread), then, every ``1 / rate`` s,
 newest :class:`~two_bone_ik.sim.render_feed.ArmSnapshot` not yet rendered and calls
 ``on_frame(image, snapshot, camera)``. A frame that takes longer than a period delays the next
 (no backlog is caught up). When the camera cannot be made, ``on_failure(reason)`` is called
-once and the thread ends; the physics and everything else go on.
+once and the thread ends; the physics and everything else go on. Making the camera and its
+first picture hold Python's interpreter lock for a moment (about 0.1 s here): a caller whose
+timing matters waits for :attr:`CameraLoop.ready` before it starts.
 """
 
 import threading
@@ -25,8 +27,9 @@ class CameraLoop:
     Parameters
     ----------
     make_camera : callable
-        Returns the camera (an ``OffscreenCamera``); called in the loop's thread. May raise
-        ``RenderUnavailable`` or ``ValueError``.
+        Returns the camera (an ``OffscreenCamera``: ``warm_up()``, ``render(qpos, target)``,
+        ``close()``); called in the loop's thread. May raise ``RenderUnavailable`` or
+        ``ValueError``.
     feed : RenderFeed
         Where the snapshots come from.
     rate : float
@@ -46,6 +49,9 @@ class CameraLoop:
         self._on_frame = on_frame
         self._on_failure = on_failure
         self._stop = threading.Event()
+        #: Set once the camera is made and has rendered once (its start-up cost paid), or has
+        #: failed: a caller may wait for it before its own timing matters.
+        self.ready = threading.Event()
         #: Pictures rendered so far.
         self.frames = 0
         self._thread = threading.Thread(target=self._run, name='sim camera', daemon=True)
@@ -56,13 +62,17 @@ class CameraLoop:
             camera = self._make_camera()
         except (RenderUnavailable, ValueError) as error:
             self._on_failure(str(error))
+            self.ready.set()
             return
         try:
+            camera.warm_up()
+            self.ready.set()
             self._loop(camera)
         except Exception as error:  # noqa: B902 - whatever breaks a frame ends only the camera
             if not self._stop.is_set():
                 self._on_failure(f'{type(error).__name__}: {error}')
         finally:
+            self.ready.set()
             camera.close()
 
     def _loop(self, camera) -> None:

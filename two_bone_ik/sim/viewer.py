@@ -23,6 +23,7 @@ import copy
 import math
 import os
 import threading
+import time
 from typing import Callable, Mapping, Optional
 
 import mujoco
@@ -123,8 +124,12 @@ class ArmViewer:
         self._radius = TARGET_RADIUS_SHARE * float(self._model.stat.extent)
         self._stop = threading.Event()
         self._handle = None
+        self._window_threads = []  # MuJoCo's own: the window's loop and its helper
         #: Set once the window is open; cleared when it closes.
         self.open = threading.Event()
+        #: Set once the window is open or it is known that it will not be (opening holds
+        #: Python's interpreter lock for moments: a caller whose timing matters waits for it).
+        self.settled = threading.Event()
         self._thread = threading.Thread(target=self._run, name='sim viewer', daemon=True)
         self._thread.start()
 
@@ -136,12 +141,21 @@ class ArmViewer:
                 problem = f'the window did not open within {OPEN_TIMEOUT:g} s'
         if problem is not None:
             self._problem(f'viewer: {problem}; {self._note}')
+            self.settled.set()
             return
         try:
             self._feed_window()
         finally:
             self.open.clear()
+            self.settled.set()
             self._handle.close()
+            self._join_window(CLOSE_TIMEOUT)
+
+    def _join_window(self, timeout: float) -> None:
+        """Wait for MuJoCo's window threads to end (the process must not exit under them)."""
+        deadline = time.monotonic() + timeout
+        for thread in self._window_threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _launch(self):
         """Open the window in a thread of its own; return its handle, or None on a timeout.
@@ -154,8 +168,12 @@ class ArmViewer:
         result = {}
 
         def open_window():
+            before = set(threading.enumerate())
             handle = mujoco.viewer.launch_passive(self._model, self._data, show_left_ui=False,
                                                   show_right_ui=False)
+            self._window_threads = [
+                t for t in threading.enumerate() if t not in before
+                and ('_launch_internal' in t.name or '_reload' in t.name)]
             with lock:
                 result['handle'] = handle
                 if result.get('abandoned'):
@@ -177,6 +195,7 @@ class ArmViewer:
         handle.sync()
         self.opened = True
         self.open.set()
+        self.settled.set()
         self._say('viewer: window open')
         shown = 0
         while not self._stop.wait(1.0 / SYNC_RATE):
@@ -207,3 +226,4 @@ class ArmViewer:
         if handle is not None:
             handle.close()
         self._thread.join(timeout)
+        self._join_window(timeout)
