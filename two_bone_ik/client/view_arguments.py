@@ -4,9 +4,11 @@ ROS arguments (``--ros-args ...``) are taken out before this parser sees the com
 """
 
 import argparse
-import math
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+# The number checks of the other tools' command lines: the same words for the same mistakes.
+from two_bone_ik.client.arguments import _finite, _positive
 
 VIEW_DESCRIPTION = """\
 Look at an arm in MuJoCo: a window that follows it live, or one rendered picture.
@@ -53,20 +55,6 @@ class ViewArguments(NamedTuple):
     camera: str
     size: Tuple[int, int]
     timeout: float
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f'{text!r} is not a finite number')
-    return value
-
-
-def _positive(text: str) -> float:
-    value = _finite(text)
-    if value <= 0.0:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a positive number')
-    return value
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
