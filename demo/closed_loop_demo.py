@@ -437,8 +437,11 @@ def render_pictures(output, recorder, start, config):
         return [(t - start, value) for t, value in records if t >= start]
     targets = since_start((t, from_plane(u, v, config.plane)) for t, u, v in recorder.sent)
     path = since_start((t, from_plane(u, v, config.plane)) for t, (u, v) in recorder.tips)
+    # The still marks the waypoints (the targets held), not each of the streamed ones.
+    held = [p for (_, p), (_, q) in zip(targets, targets[1:]) if p == q]
+    waypoints = [p for i, p in enumerate(held) if i == 0 or p != held[i - 1]]
     print(rendered_line(output, render_run(config, since_start(recorder.states), output,
-                                           targets, path)))
+                                           targets, path, still_targets=waypoints)))
 
 
 def run(params_file, output):

@@ -96,7 +96,8 @@ def _frames(sim, camera, states, targets, path, fps) -> List[np.ndarray]:
 def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Path,
                targets: Sequence[Tuple[float, Point]] = (),
                path: Sequence[Tuple[float, Point]] = (), fps: float = FPS,
-               camera: str = 'front_side') -> Optional[str]:
+               camera: str = 'front_side',
+               still_targets: Optional[Sequence[Point]] = None) -> Optional[str]:
     """Write the animation and the still of a run beside ``output``; None, or why not.
 
     Parameters
@@ -111,6 +112,8 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
         The targets sent, each marked from its time on.
     path : sequence of (time, point)
         The measured tool point, drawn as a path.
+    still_targets : sequence of point, optional
+        The targets the still marks (default: every one of ``targets``).
     """
     import imageio.v3 as imageio
     if not states:
@@ -128,7 +131,8 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
     imageio.imwrite(animation, np.stack(_cropped(frames)), duration=1000.0 / fps, loop=0)
     steady = OffscreenCamera(sim.model, sim.arm.base_frame, STILL_SIZE, camera)
     try:
-        image = steady.render(_qpos(sim, states[-1][1]), targets=[p for _, p in targets],
+        marked = [p for _, p in targets] if still_targets is None else list(still_targets)
+        image = steady.render(_qpos(sim, states[-1][1]), targets=marked,
                               path=[p for _, p in path], path_width=0.003)
     finally:
         steady.close()

@@ -185,12 +185,15 @@ def test_with_neither_nothing_renders_and_nothing_more_is_in_the_graph(
         domain, probe, tmp_path):
     # viewer false and camera_rate 0 (the defaults): no camera topic, no target_pose
     # subscription, no window line; the sim as before.
-    with NodeProcess(MODULE, domain_id=domain, log_dir=tmp_path, name='sim') as node:
-        states = probe.collect(JointState, 'joint_states')
+    # In a namespace of its own: the probe and the sims before it used the camera's topics.
+    with NodeProcess(MODULE, ros_args=['-r', '__ns:=/plain'], domain_id=domain,
+                     log_dir=tmp_path, name='sim') as node:
+        states = probe.collect(JointState, '/plain/joint_states')
         states.wait_for_count(5)
         assert node.poll() is None
         topics = probe.topic_types()
-        assert not [t for t in topics if t.startswith('/camera')], topics
-        assert probe.node.count_subscribers('/target_pose') == 0
+        assert not [t for t in topics if t.startswith('/plain/camera')], topics
+        assert '/plain/joint_commands' in topics  # the graph is seen
+        assert probe.node.count_subscribers('/plain/target_pose') == 0
         assert node.interrupt() == 0, node.output()
     assert 'viewer' not in node.stderr and 'camera:' not in node.stderr, node.output()
