@@ -355,8 +355,10 @@ def render_pictures(output: Path, result: DemoResult) -> None:
     from two_bone_ik.sim.simulated_arm import urdf_simulated_arm
     arm = urdf_simulated_arm(URDF.read_text(), BASE, TIP)
     recording = result.recording or {'states': [], 'targets': []}
+    # The picks fill a small part of the arm's reach, which the camera frames: rendered larger,
+    # so that the crop around them is a picture of a readable size.
     print(rendered_line(output, render_run(arm, recording['states'], output,
-                                           recording['targets'], result.tips)))
+                                           recording['targets'], result.tips, scale=2.0)))
 
 
 def run(output, targets=TARGETS) -> DemoResult:

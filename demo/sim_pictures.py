@@ -67,6 +67,10 @@ def _cropped(images: Sequence[np.ndarray]) -> List[np.ndarray]:
     return [image[top:bottom, left:right] for image in images]
 
 
+def _scaled(size: Tuple[int, int], scale: float) -> Tuple[int, int]:
+    return int(round(size[0] * scale)), int(round(size[1] * scale))
+
+
 def _latest(times: Sequence[float], values: Sequence, t: float):
     index = bisect.bisect_right(times, t) - 1
     return values[index] if index >= 0 else None
@@ -97,7 +101,8 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
                targets: Sequence[Tuple[float, Point]] = (),
                path: Sequence[Tuple[float, Point]] = (), fps: float = FPS,
                camera: str = 'front_side',
-               still_targets: Optional[Sequence[Point]] = None) -> Optional[str]:
+               still_targets: Optional[Sequence[Point]] = None,
+               scale: float = 1.0) -> Optional[str]:
     """Write the animation and the still of a run beside ``output``; None, or why not.
 
     Parameters
@@ -114,6 +119,9 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
         The measured tool point, drawn as a path.
     still_targets : sequence of point, optional
         The targets the still marks (default: every one of ``targets``).
+    scale : float
+        Render at this many times :data:`ANIMATION_SIZE` and :data:`STILL_SIZE` (before the
+        crop): above 1 for an arm that moves in a small part of its reach.
     """
     import imageio.v3 as imageio
     if not states:
@@ -121,7 +129,8 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
     sim = ArmSim(arm)
     animation, still = picture_paths(output)
     try:
-        moving = OffscreenCamera(sim.model, sim.arm.base_frame, ANIMATION_SIZE, camera)
+        moving = OffscreenCamera(sim.model, sim.arm.base_frame, _scaled(ANIMATION_SIZE, scale),
+                                 camera)
     except RenderUnavailable as error:
         return str(error)
     try:
@@ -129,7 +138,7 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
     finally:
         moving.close()
     imageio.imwrite(animation, np.stack(_cropped(frames)), duration=1000.0 / fps, loop=0)
-    steady = OffscreenCamera(sim.model, sim.arm.base_frame, STILL_SIZE, camera)
+    steady = OffscreenCamera(sim.model, sim.arm.base_frame, _scaled(STILL_SIZE, scale), camera)
     try:
         marked = [p for _, p in targets] if still_targets is None else list(still_targets)
         image = steady.render(_qpos(sim, states[-1][1]), targets=marked,
