@@ -1,14 +1,18 @@
-"""Tests of two_bone_ik.sim.viewer without a usable display: one line, nothing else.
+"""Tests of two_bone_ik.sim.viewer: without a usable display one line, nothing else; closing.
 
 The window itself is tested for real in a virtual display, through the node and the tool
-(test_nodes_sim_render.py, test_nodes_view_command.py).
+(test_nodes_sim_render.py, test_nodes_view_command.py); here, that closing it from the program
+closes it before close() returns.
 """
 
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
-from ros_harness import wait_until
+from ros_harness import REPO_ROOT, wait_until
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.sim.arm_sim import ArmSim
@@ -60,3 +64,33 @@ def test_the_window_starts_as_the_front_side_camera_sees():
     assert view['azimuth'] == pytest.approx(math.degrees(math.atan2(forward[1], forward[0])))
     assert view['elevation'] == pytest.approx(-30.0)  # looking down at the arm
     assert np.isfinite(view['distance'])
+
+
+CLOSE_SCRIPT = """
+from Xlib import display as xdisplay
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.sim.arm_sim import ArmSim
+from two_bone_ik.sim.render_feed import RenderFeed
+from two_bone_ik.sim.viewer import ArmViewer
+viewer = ArmViewer(ArmSim(ArmConfig()).model, 'base_link', RenderFeed(), print)
+assert viewer.open.wait(30), 'the window did not open'
+x = xdisplay.Display()
+titled = lambda: [w for w in x.screen().root.query_tree().children
+                  if (w.get_wm_name() or '').startswith('MuJoCo')]
+print('windows while open', len(titled()), flush=True)
+viewer.close()
+print('windows after close', len(titled()), 'running', viewer.running, flush=True)
+"""
+
+
+def test_close_closes_the_window_before_it_returns(tmp_path):
+    # What a node's Ctrl-C does: when close() returns, the window and MuJoCo's threads are
+    # gone (the process may exit at once: exiting under them crashed it).
+    from virtual_display import VirtualDisplay
+    with VirtualDisplay(tmp_path) as display:
+        env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), **display.environment())
+        done = subprocess.run([sys.executable, '-c', CLOSE_SCRIPT], env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert 'windows while open 1' in done.stdout, done.stdout
+    assert 'windows after close 0 running False' in done.stdout, done.stdout
