@@ -58,11 +58,15 @@ class VirtualDisplay:
     def window(self, title_part: str):
         """Return the mapped top-level window whose title contains ``title_part``, or None."""
         from Xlib import X
+        from Xlib.error import BadDrawable, BadWindow
         for child in self.root.query_tree().children:
-            name = child.get_wm_name()
-            if name and title_part in name and \
-                    child.get_attributes().map_state == X.IsViewable:
-                return child
+            try:
+                name = child.get_wm_name()
+                if name and title_part in name and \
+                        child.get_attributes().map_state == X.IsViewable:
+                    return child
+            except (BadWindow, BadDrawable):  # destroyed since the tree was read
+                continue
         return None
 
     def screenshot(self, window=None) -> np.ndarray:
