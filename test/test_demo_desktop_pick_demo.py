@@ -65,3 +65,7 @@ def test_the_recorded_arm_is_the_urdfs_and_the_picture_is_written(picked):
         assert len(pick.touch.command) == 5
     assert output.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert output.stat().st_size > 20_000
+    # Rendered from the sim's camera too: the run animated, and a still.
+    animation, still = output.with_suffix('.gif'), output.with_name(f'{output.stem}_still.png')
+    assert animation.read_bytes()[:6] == b'GIF89a' and animation.stat().st_size > 20_000
+    assert still.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'

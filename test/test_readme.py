@@ -123,7 +123,7 @@ def test_the_readme_leads():
     assert len(lines) <= 260, 'the README is a guide to docs/, not a reference'
     first_screen = '\n'.join(lines[:45])
     for needed in ('make demo', 'make test', 'SO-101', 'OpenManipulator-X', 'PX100', 'PhantomX',
-                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.png'):
+                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.gif'):
         assert needed in first_screen, needed
 
 
