@@ -7,26 +7,16 @@ the solver's own for the target, the tool never through the table, the recorded 
 URDF's, and the picture written.
 """
 
-import importlib.util
 import math
 
+from demo_modules import load_demo
 import pytest
-from ros_harness import REPO_ROOT
 
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver.desktop import DesktopSolver
 
-
-def _load_demo():
-    spec = importlib.util.spec_from_file_location(
-        'desktop_pick_demo', REPO_ROOT / 'demo' / 'desktop_pick_demo.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-demo = _load_demo()
+demo = load_demo('desktop_pick_demo')
 
 
 @pytest.fixture(scope='module')
@@ -82,3 +72,7 @@ def test_the_recorded_arm_is_the_urdfs_and_the_picture_is_written(picked):
         assert len(pick.touch.command) == 5
     assert output.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert output.stat().st_size > 20_000
+    # Rendered from the sim's camera too: the run animated, and a still.
+    animation, still = output.with_suffix('.gif'), output.with_name(f'{output.stem}_still.png')
+    assert animation.read_bytes()[:6] == b'GIF89a' and animation.stat().st_size > 20_000
+    assert still.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'

@@ -2,6 +2,7 @@
 
 import math
 
+from braking import check_brakes_forward
 import numpy as np
 import pytest
 
@@ -163,16 +164,22 @@ def test_goals_exactly_on_the_limits_never_sample_beyond_them():
             assert positions[:, joint].min() >= lo and positions[:, joint].max() <= hi, seed
 
 
-def test_stop_brakes_within_the_limits_and_holds():
+@pytest.mark.parametrize('after', [10, 50, 120])
+def test_stop_brakes_within_the_limits_and_holds(after):
     planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
     planner.plan((3.0, -3.0))
-    moving = [planner.advance() for _ in range(50)]
+    moving = [planner.advance() for _ in range(after)]
     speed = np.abs(moving[-1].velocity)
-    assert speed.max() > 1.0
+    assert speed.max() > 0.1
     where, duration, note = planner.stop()
     assert note == ''
     braking = run(planner)
     check_within_limits(braking, LIMITS, start=moving[-1])
+    # Each joint rests beyond where it was, in its direction of travel, within its braking
+    # distance (a stop planned as a move elsewhere, e.g. back to (0, 0), fails here).
+    at = moving[-1]
+    check_brakes_forward(at.position, at.velocity, at.acceleration, where,
+                         [s.velocity for s in braking], LIMITS.acceleration, LIMITS.jerk)
     assert braking[-1].position == pytest.approx(where, abs=1e-12)
     assert braking[-1].velocity == (0.0, 0.0)
     assert len(braking) * PERIOD == pytest.approx(duration, abs=PERIOD)

@@ -241,6 +241,29 @@ def test_fake_node_silent_or_without_ik_status_exits_2(domain, probe, tmp_path):
                           f'nothing publishes /mute/ik_status (waited {WAIT} s)\n')
 
 
+def test_an_unused_orientation_is_said_with_how_to_use_it(domain, probe, tmp_path):
+    # The SO-101's config: a desktop arm with use_orientation false (the gripper down at its
+    # approach_pitch). --pitch 0 used to be answered REACHED, exit 0, the pitch silently unused.
+    with NodeProcess('two_bone_ik', params_file=REPO_ROOT / 'config' / 'so101.yaml',
+                     ros_args=['-r', '__ns:=/so101'], domain_id=domain, log_dir=tmp_path,
+                     name='so101') as process:
+        args = ['0.25', '0', '0.02', '-n', '/so101', '--pitch', '0', '-t', PATIENT]
+        run = run_tool(probe, domain, tmp_path, args, name='unused')
+        assert run.code == 0 and run.status() == (0, 'REACHED'), run
+        assert run.stderr == (
+            "two_bone_ik_target: the orientation (--pitch/--roll) was not used: the node's "
+            'use_orientation is false (it approaches at its approach_pitch); to use it: ros2 '
+            'param set /so101/two_bone_ik use_orientation true, or use_orientation: true in its '
+            'params file\n'), run
+        # Done as it says: the pitch is used (the point cannot be reached level: the nearest
+        # reachable pitch), and nothing more is said.
+        (result,) = probe.set_parameters('/so101/two_bone_ik', {'use_orientation': True})
+        assert result.successful, result.reason
+        run = run_tool(probe, domain, tmp_path, args, name='used')
+        assert run.status()[1] in ('REACHED', 'APPROACH_ADJUSTED') and run.stderr == '', run
+        assert process.returncode is None, process.output()
+
+
 def test_the_installed_console_script(arm, probe, domain, tmp_path):
     script = Path(sys.executable).parent / 'two_bone_ik_target'
     assert script.is_file(), f'{script} missing: run `make venv`'

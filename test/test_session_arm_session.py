@@ -7,12 +7,15 @@ limit behaviour are checked deterministically, sample by sample.
 """
 
 import math
+import re
 import threading
 
+from braking import check_brakes_forward
 import numpy as np
 import pytest
 
-from two_bone_ik.ik.status import NodeStatus
+from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.target_frame import FrameTransform, multiply, rotate
 from two_bone_ik.motion.pacer import Pacer
 from two_bone_ik.session import ArmSession
 from urdf_arms import chain_tip, SCARA
@@ -152,20 +155,6 @@ def test_a_rate_change_takes_effect_at_rest_and_the_stream_follows_it():
 # -- stop -----------------------------------------------------------------------------------
 
 
-def braking_distance_bound(speed, acceleration, max_acceleration, max_jerk):
-    """Return a bound on how far a joint travels while stopping (speed >= 0 along its motion).
-
-    The time-optimal stop takes at most the time to bring the acceleration to -A at jerk J,
-    hold it until slow, and release it; the speed meanwhile never exceeds its start plus what
-    a positive acceleration adds while it is ramped down.
-    """
-    a = max(acceleration, 0.0)
-    peak = speed + a * a / (2.0 * max_jerk)
-    duration = (a + max_acceleration) / max_jerk + peak / max_acceleration + \
-        max_acceleration / max_jerk
-    return peak * duration
-
-
 @pytest.mark.parametrize('after', [5, 25, 60])
 def test_stop_brakes_forward_within_the_braking_distance(after):
     # Catches a stop planned as a move somewhere else (e.g. back to 0): every joint comes to
@@ -181,14 +170,8 @@ def test_stop_brakes_forward_within_the_braking_distance(after):
     braking = stream(session, clock)
     assert braking, 'stop streamed no braking motion'
     rest = braking[-1].position
-    for joint in range(2):
-        direction = math.copysign(1.0, last.velocity[joint])
-        travelled = (rest[joint] - last.position[joint]) * direction
-        assert travelled >= -1e-12, joint
-        assert travelled <= braking_distance_bound(
-            abs(last.velocity[joint]), state.acceleration[joint] * direction,
-            ACCELERATION[joint], JERK[joint]) + 1e-9
-        assert all(s.velocity[joint] * direction >= -1e-12 for s in braking), joint
+    check_brakes_forward(last.position, last.velocity, state.acceleration, rest,
+                         [s.velocity for s in braking], ACCELERATION, JERK, slack=1e-12)
     assert braking[-1].velocity == pytest.approx((0.0, 0.0), abs=1e-12)
     check_motion_limits(moving + braking)
     check_real_time_velocity(moving + braking)
@@ -486,23 +469,35 @@ def test_a_twist_moves_the_tip_at_its_velocity_in_base_frame():
     assert dict(session.status(answer)[2])['jog'] == 'following'
 
 
+#: Periods a jog-timeout test runs, whatever the session does: three timeouts of 0.2 s.
+TIMEOUT_PERIODS = 60
+
+
 def test_the_jog_ends_when_twists_stop_for_the_timeout():
+    # Bounded: a fixed number of periods (a jog that never times out fails here, never hangs),
+    # then no command after the timeout and the jog reported stopped.
     session, clock = new_session(**UNLIMITED_MOTION, twist_timeout=0.2)
     session.target('', 0.3, 0.1, 0.0)
+    last_twist = clock()
     session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
-    tips = []
+    sent, calls = [], []
 
     def step():
+        calls.append(clock())
         tick = session.tick()
         if tick.command is not None:
-            tips.append(session.solver.geometry.tip_position(tick.command.position))
-        return tick.more
+            sent.append((clock(), session.solver.geometry.tip_position(tick.command.position)))
+        return len(calls) < TIMEOUT_PERIODS
 
     Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False).run_burst()
-    # Moved for 0.2 s (within a period), then the pacer went idle.
-    assert abs(len(tips) * PERIOD - 0.2) <= PERIOD + 1e-9
-    assert tips[-1] == pytest.approx((0.3 + 0.05 * len(tips) * PERIOD, 0.1, 0.0), abs=1e-9)
-    assert not session.moving and session.tick().command is None
+    assert len(calls) == TIMEOUT_PERIODS and calls[-1] - last_twist >= 3 * 0.2
+    times = [at for at, _ in sent]
+    assert times and max(times) <= last_twist + 0.2 + 1e-9, 'commands after twist_timeout'
+    assert abs(len(sent) * PERIOD - 0.2) <= PERIOD + 1e-9  # moved for 0.2 s, within a period
+    assert sent[-1][1] == pytest.approx((0.3 + 0.05 * len(sent) * PERIOD, 0.1, 0.0), abs=1e-9)
+    assert dict(session.jog_values())['jog'] == 'stopped'
+    assert ('jog', 'stopped') in session.reports({'joint_commands': 1})[2].values
+    assert not session.moving
 
 
 def test_a_jog_past_the_reach_slides_along_the_boundary():
@@ -516,9 +511,26 @@ def test_a_jog_past_the_reach_slides_along_the_boundary():
     angles = np.arctan2(np.array(tips)[-40:, 1], np.array(tips)[-40:, 0])
     assert np.all(np.diff(angles) > 0.0)  # still moving: sliding, not stopped dead
     answer = session.twist('', (0.2, 0.2, 0.0), (0.0, 0.0, 0.0))
+    check_held_on_the_boundary(session, answer)
+
+
+def check_held_on_the_boundary(session, answer):
+    """Check that a sliding jog is answered with its point as held: on the boundary, tip on it.
+
+    Not the status of the point beyond the boundary the step asked (it used to answer
+    ``OUT_OF_REACH: target 0.000 m beyond reach ...; jogging: sliding`` beside a ``reachable``
+    that the teleop showed as yes): a status the tip is on, level OK, ``reachable`` true.
+    """
     level, text, values = session.status(answer)
-    assert dict(values)['jog'] == 'sliding' and 'sliding along the boundary' in text
-    assert answer.result.status is NodeStatus.OUT_OF_REACH
+    values = dict(values)
+    assert values['jog'] == 'sliding', text
+    assert answer.result.status in (NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED), text
+    assert answer.result.reachable and float(values['tip_error']) <= 1e-9, text
+    assert level == LEVELS[answer.result.status], text  # OK, or WARN on the other elbow
+    assert re.match(answer.result.status.name + ': (tip|tool point) on the target', text), text
+    assert text.endswith('; jogging: sliding along the boundary, the jog point held on it')
+    held = session.solver.geometry.tip_position(session._previous)
+    np.testing.assert_allclose(session._jog.point, held, atol=1e-12)
 
 
 def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
@@ -529,6 +541,26 @@ def test_a_jog_into_a_joint_limit_slides_along_it_and_never_passes_it():
     readings = [session.solver.solve('', *tip).readings for tip in tips]
     assert max(r[0] for r in readings) <= 0.5 + 1e-9
     assert np.linalg.norm(tips[-1] - tips[-10]) > 1e-3  # it slides
+    check_held_on_the_boundary(session, session.twist('', (0.0, 0.3, 0.0), (0.0, 0.0, 0.0)))
+
+
+def test_a_jog_into_the_inner_hole_is_held_on_its_edge():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    session.target('', 0.1, 0.0, 0.0)
+    tips = jog(session, clock, (-0.2, 0.01, 0.0), 80)  # toward the shoulder: inner reach 0.05
+    assert min(np.hypot(t[0], t[1]) for t in tips) >= 0.05 - 1e-9
+    check_held_on_the_boundary(session, session.twist('', (-0.2, 0.01, 0.0), (0.0, 0.0, 0.0)))
+
+
+def test_a_desktop_arms_jog_past_its_reach_is_held_on_the_boundary():
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'shoulder_position': [0.03, 0.0, 0.05],
+              'tool_offset': [0.1, 0.0, 0.0], **UNLIMITED_MOTION}
+    clock = SimClock()
+    session = ArmSession(values, given=set(values), clock=clock)
+    session.target('', 0.3, 0.0, 0.1)
+    jog(session, clock, (0.3, 0.0, 0.0), 100)
+    check_held_on_the_boundary(session, session.twist('', (0.3, 0.0, 0.0), (0.0, 0.0, 0.0)))
 
 
 def test_jogging_with_motion_limits_stays_within_them():
@@ -708,3 +740,181 @@ def test_a_refused_measurement_is_not_where_the_roll_is_held():
     geometry = session.solver.geometry
     goal = geometry.tool_position((0.2, 0.3, 0.5, 0.0, 0.0))
     assert session.target('', *goal).command.position[4] == 0.0
+
+
+# -- targets from other frames (a transform lookup passed in) ---------------------------------
+
+#: camera_link in base_link: turned a quarter about z, its origin at (0.1, -0.2, 0).
+CAMERA = FrameTransform((0.1, -0.2, 0.0), (0.0, 0.0, math.sin(math.pi / 4),
+                                           math.cos(math.pi / 4)))
+
+
+def in_camera(point):
+    """Coordinates in camera_link of a point given in base_link."""
+    x, y, z = point[0] - 0.1, point[1] + 0.2, point[2]
+    return (y, -x, z)  # the inverse quarter turn
+
+
+class Frames:
+    """A transform lookup that knows ``known`` frames; records its calls."""
+
+    def __init__(self, **known):
+        self.known = known
+        self.calls = []
+
+    def __call__(self, frame, stamp, timeout):
+        self.calls.append((frame, stamp, timeout))
+        return self.known.get(frame, f'LookupException: "{frame}" passed to lookupTransform '
+                                     'argument source_frame does not exist. ')
+
+
+def framed_session(lookup, **values):
+    clock = SimClock()
+    values = {**ARM, **UNLIMITED_MOTION, **values}
+    return ArmSession(values, given=set(values), clock=clock, transform_lookup=lookup), clock
+
+
+def test_a_target_from_another_frame_is_commanded_where_the_same_point_in_base_frame_is():
+    lookup = Frames(camera_link=CAMERA)
+    session, _ = framed_session(lookup)
+    goal = tip_target(0.4, -0.9)
+    answer = session.target('camera_link', *in_camera(goal), stamp=123)
+    assert answer.result.status is NodeStatus.REACHED and answer.result.reachable
+    np.testing.assert_allclose(answer.command.position, (0.4, -0.9), atol=1e-9)
+    assert answer.result.frame_id == 'base_link'
+    np.testing.assert_allclose(answer.result.position, goal, atol=1e-12)
+    assert lookup.calls == [('camera_link', 123, 0.0)]  # at its stamp, never waiting
+    assert not session.frames_pending
+
+
+def test_a_target_whose_transform_never_comes_is_wrong_frame_with_tf2s_reason():
+    session, clock = framed_session(Frames(), transform_timeout=0.1)
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None  # held, nothing commanded
+    assert session.frames_pending and session.frame_answers() == ()
+    clock.now += 0.1
+    (answer,) = session.frame_answers()
+    assert answer.result.status is NodeStatus.WRONG_FRAME and answer.command is None
+    assert not answer.result.reachable and not session.frames_pending
+    text = session.status(answer)[1]
+    assert text.startswith("WRONG_FRAME: no transform from target frame 'camera_link' into "
+                           "base_frame 'base_link': LookupException: \"camera_link\" passed to")
+    assert 'waited 0.1 s: transform_timeout' in text
+    assert answer.logs and answer.logs[0].text == text  # the (throttled) warning
+
+
+def test_a_held_target_is_commanded_when_its_transform_comes():
+    lookup = Frames()
+    session, clock = framed_session(lookup)
+    goal = tip_target(0.2, -0.7)
+    assert session.target('camera_link', *in_camera(goal)) is None
+    clock.now += 0.05
+    assert session.frame_answers() == ()
+    lookup.known['camera_link'] = CAMERA
+    (answer,) = session.frame_answers()
+    assert answer.result.status is NodeStatus.REACHED
+    np.testing.assert_allclose(answer.command.position, (0.2, -0.7), atol=1e-9)
+
+
+@pytest.mark.parametrize('newer', ['target', 'twist', 'stop'])
+def test_the_newest_wins_a_held_target_is_superseded_never_commanded_late(newer):
+    lookup = Frames()
+    session, clock = framed_session(lookup)
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None
+    if newer == 'target':
+        answer = session.target('', *tip_target(0.1, -0.2))
+        np.testing.assert_allclose(answer.command.position, (0.1, -0.2), atol=1e-9)
+    elif newer == 'twist':
+        session.twist('', (0.01, 0.0, 0.0), (0.0, 0.0, 0.0))
+    else:
+        session.stop()
+    lookup.known['camera_link'] = CAMERA  # too late: it was superseded
+    (superseded,) = session.frame_answers()
+    assert superseded.result.status is NodeStatus.WRONG_FRAME and superseded.command is None
+    by = {'target': 'a newer target', 'twist': 'a twist', 'stop': '~/stop'}[newer]
+    assert f'superseded by {by} before its transform came' in session.status(superseded)[1]
+    assert session.frame_answers() == () and not session.frames_pending
+
+
+def test_without_a_lookup_other_frames_are_refused_at_once_saying_tf2_is_missing():
+    session, _ = new_session()
+    answer = session.target('camera_link', 0.3, 0.1, 0.0)
+    assert answer.result.status is NodeStatus.WRONG_FRAME and answer.command is None
+    assert 'tf2_ros is not installed' in session.status(answer)[1]
+    assert session.target('base_link', *tip_target(0.1, 0.2)).result.status is \
+        NodeStatus.REACHED
+
+
+def test_transform_timeout_zero_refuses_a_missing_transform_at_once():
+    session, _ = framed_session(Frames(), transform_timeout=0.0)
+    answer = session.target('camera_link', 0.3, 0.1, 0.0)
+    assert answer.result.status is NodeStatus.WRONG_FRAME and not session.frames_pending
+    assert session.check({'transform_timeout': -1.0}).startswith('transform_timeout')
+    assert session.check({'transform_timeout': 0.5}) is None
+    session.apply({'transform_timeout': 0.5})
+    assert session.target('camera_link', 0.3, 0.1, 0.0) is None  # now it waits
+
+
+def test_a_twist_in_another_frame_is_turned_into_base_frame():
+    lookup = Frames(camera_link=CAMERA)
+    session, clock = framed_session(lookup)
+    start = tip_target(0.5, -1.0)
+    session.target('', *start)
+    # +x in camera_link is +y in base_link.
+    session.twist('camera_link', (0.1, 0.0, 0.0), (0.0, 0.0, 0.0))
+    for _ in range(10):
+        session.tick()
+        clock.sleep(PERIOD)
+    tip = session.solver.geometry.tip_position(session._jog_result.readings)
+    np.testing.assert_allclose(tip, (start[0], start[1] + 0.1 * 10 * PERIOD, 0.0), atol=1e-9)
+    assert lookup.calls[-1] == ('camera_link', 0, 0.0)  # a twist takes the latest transform
+
+
+def test_a_twist_from_an_unknown_frame_moves_nothing_and_says_why():
+    session, _ = framed_session(Frames())
+    session.target('', 0.3, 0.1, 0.0)
+    answer = session.twist('nowhere', (0.1, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert answer.result.status is NodeStatus.WRONG_FRAME and not answer.wake
+    assert "no transform from twist frame 'nowhere'" in answer.logs[0].text
+    assert '"nowhere" passed to lookupTransform' in session.status(answer)[1]
+    assert session.tick().command is None
+
+
+def desktop_session(lookup=None, **values):
+    values = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+              'link_lengths': [0.12, 0.14], 'tool_offset': [0.1, 0.0, 0.0],
+              'joint_lower_limits': [-2.0] * 5, 'joint_upper_limits': [2.0] * 5,
+              'plane': 'xz', **values}
+    return ArmSession(values, given=set(values), clock=SimClock(), transform_lookup=lookup)
+
+
+@pytest.mark.parametrize('frame, linear', [('world', (0.1, 0.0, 0.0)),
+                                           ('', (math.nan, 0.0, 0.0))])
+def test_a_desktop_arms_refused_twist_has_a_status(frame, linear):
+    # Its rejected result is the desktop solver's kind: the status values read it (this used to
+    # raise AttributeError, which ends the node inside its callback).
+    session = desktop_session()
+    answer = session.twist(frame, linear, (0.0, 0.0, 0.0))
+    level, text, values = session.status(answer)
+    assert dict(values)['approach_pitch'] == 'nan' and level == 2
+
+
+def test_a_desktop_arms_orientation_is_turned_into_base_frame_too():
+    # The same pose asked in base_link and in a tilted frame gives the same command.
+    geometry = desktop_session().solver.geometry
+    goal = geometry.tool_position((0.3, 0.5, 0.6, -0.4, 0.2))
+    tilt = (0.0, math.sin(-0.35), 0.0, math.cos(-0.35))  # some orientation in base_link
+    expected = desktop_session(use_orientation=True).target('', *goal, tilt)
+    assert expected.result.status is NodeStatus.REACHED
+    # tilted: turned 0.8 rad about base_link's x, its origin at (0.05, 0.1, -0.2).
+    half = 0.4
+    tilted = FrameTransform((0.05, 0.1, -0.2), (math.sin(half), 0.0, 0.0, math.cos(half)))
+    inverse = (-math.sin(half), 0.0, 0.0, math.cos(half))
+    seen = rotate(inverse, np.subtract(goal, tilted.translation))  # the goal in tilted
+    answer = desktop_session(Frames(tilted=tilted), use_orientation=True).target(
+        'tilted', *seen, multiply(inverse, tilt))
+    assert answer.result.status is NodeStatus.REACHED
+    np.testing.assert_allclose(answer.command.position, expected.command.position, atol=1e-9)
+    # The orientation matters: left in the tilted frame's axes it asks another pose.
+    wrong = desktop_session(Frames(tilted=tilted), use_orientation=True).target(
+        'tilted', *seen, tilt)
+    assert not np.allclose(wrong.command.position, expected.command.position, atol=1e-3)

@@ -57,6 +57,9 @@ class IkAnswer:
         Seconds until the arm is at rest on the command (``motion_remaining``); 0 if not given.
     joints : JointPositions or None
         The command for this target (the last one of a motion, at rest), once known.
+    use_orientation : bool or None
+        Whether the node used the target's orientation (its ``use_orientation`` value, a
+        desktop arm's), None when it does not say (a planar arm, which has no wrist).
     """
 
     code: Optional[int]
@@ -67,6 +70,7 @@ class IkAnswer:
     moving: bool = False
     motion_remaining: float = 0.0
     joints: Optional[JointPositions] = None
+    use_orientation: Optional[bool] = None
 
     @property
     def reached(self) -> bool:
@@ -99,10 +103,12 @@ def answer_from_status(level: int, message: str, values: Mapping[str, str]) -> I
     code = int(code_text) if code_text.strip().lstrip('-').isdigit() else None
     name = values.get('status') or message.split(':', 1)[0] or 'UNKNOWN'
     remaining = _number(values.get('motion_remaining'), 0.0)
+    used = values.get('use_orientation', '').strip().lower()
     return IkAnswer(code=code, name=name, message=message, level=int(level),
                     tip_error=_number(values.get('tip_error'), math.nan),
                     moving=values.get('moving', '').strip().lower() == 'true',
-                    motion_remaining=remaining if math.isfinite(remaining) else 0.0)
+                    motion_remaining=remaining if math.isfinite(remaining) else 0.0,
+                    use_orientation={'true': True, 'false': False}.get(used))
 
 
 def target_exit_code(answer: Optional[IkAnswer]) -> int:

@@ -35,7 +35,8 @@ class NodeStatus(enum.IntEnum):
     OFF_PLANE = 10
     #: ``header.frame_id`` is neither empty nor ``base_frame``: rejected, nothing commanded.
     WRONG_FRAME = 11
-    #: A coordinate is NaN or infinite (or too large to solve): rejected, nothing commanded.
+    #: A coordinate is NaN or infinite, or the target is more than 1e100 m from the origin of
+    #: ``base_frame`` (too far to solve exactly): rejected, nothing commanded.
     INVALID_TARGET = 12
     #: The arm comes from the robot_description topic and no usable description has arrived
     #: yet: rejected, nothing commanded.

@@ -25,6 +25,7 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.client.ik_answer import answer_from_status, EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from two_bone_ik.client.ik_answer import IkAnswer, JointPositions
+from two_bone_ik.nodes import interrupt_held
 from two_bone_ik.nodes.node_runner import rcl_error_text
 
 
@@ -43,12 +44,19 @@ def interrupts_raise() -> None:
     back or quiets it), a tool must unwind on a signal: send its zero twist, restore the
     terminal.
     """
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     signal.signal(signal.SIGHUP, _exit_on_signal)
-    # A Ctrl-C held back so far arrives now, as a KeyboardInterrupt: call this inside the
-    # tool's ``try``.
+    # A Ctrl-C held back so far (pending, or noted by the hold's handler) arrives now, as a
+    # KeyboardInterrupt raised here: call this inside the tool's ``try``. Unblocking a pending
+    # one under Python's handler would raise it at whatever bytecode runs next, which may be a
+    # callback whose exceptions Python ignores (the interrupt is then lost).
+    held = interrupt_held()
+    if held:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending one is discarded on unblock
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _ros_arguments_error(error: RuntimeError) -> ClientError:

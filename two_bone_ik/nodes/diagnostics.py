@@ -11,17 +11,17 @@ from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
 from two_bone_ik.ik.status import ERROR, OK, WARN
 
 _LEVEL_BYTES = {OK: DiagnosticStatus.OK, WARN: DiagnosticStatus.WARN,
-                ERROR: DiagnosticStatus.ERROR}
+                ERROR: DiagnosticStatus.ERROR, 3: DiagnosticStatus.STALE}  # 3: a servo's STALE
 
 
 def level_byte(level: int) -> bytes:
-    """Return the DiagnosticStatus level byte of a level 0 (OK), 1 (WARN) or 2 (ERROR)."""
+    """Return the DiagnosticStatus level byte of a level 0 (OK), 1 (WARN), 2 (ERROR), 3 (STALE)."""
     return _LEVEL_BYTES[level]
 
 
 def diagnostic_status(level: int, name: str, message: str, hardware_id: str,
                       values: Iterable[Tuple[str, str]] = ()) -> DiagnosticStatus:
-    """Return a DiagnosticStatus; ``level`` 0, 1 or 2, ``values`` (key, value) string pairs."""
+    """Return a DiagnosticStatus; ``level`` 0 to 3, ``values`` (key, value) string pairs."""
     return DiagnosticStatus(level=_LEVEL_BYTES[level], name=name, message=message,
                             hardware_id=hardware_id,
                             values=[KeyValue(key=k, value=v) for k, v in values])

@@ -11,7 +11,8 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
   ``joint_states`` (best effort; where the first motion starts, and where a desktop arm's
   held roll is before the first command) and, when ``robot_description_topic`` is set, the
-  URDF on that topic (transient local);
+  URDF on that topic (transient local), and, with tf2_ros installed, ``/tf`` and
+  ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
@@ -48,6 +49,7 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
+from two_bone_ik.nodes.transforms import HeldTargets, node_transforms
 from two_bone_ik.session import ArmSession
 from visualization_msgs.msg import MarkerArray
 
@@ -87,8 +89,10 @@ class IkNode(SchemaNode):
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
         values = self.declare_schema(ik_parameters())
+        self._transforms = node_transforms(self, values['base_frame'])
         self._session = ArmSession(values, set(parameter_overrides(self)),
-                                   trajectories=bool(values['trajectory_controller']))
+                                   trajectories=bool(values['trajectory_controller']),
+                                   transform_lookup=self._transforms.lookup)
         self._base_frame = values['base_frame']
         self._clock = self.get_clock()
         self._status_name = self.get_fully_qualified_name()
@@ -106,6 +110,7 @@ class IkNode(SchemaNode):
         # costs the node CPU and its targets latency, even with nothing to publish.
         self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
+        self._held = HeldTargets(self, self._session, self._target_answer)
         topic = values['robot_description_topic']
         if not values['robot_description'] and topic:
             # As robot_state_publisher publishes it (and controller_manager reads it).
@@ -126,7 +131,7 @@ class IkNode(SchemaNode):
                                  qos_overriding_options=QoSOverridingOptions
                                  .with_default_policies())
         warn_unknown_overrides(self)
-        self._log(self._session.start_logs())
+        self._log(self._session.start_logs() + self._transforms.logs)
 
     def _create_outputs(self, values) -> None:
         # QoS of the command path can be overridden with the standard read-only parameters
@@ -179,8 +184,14 @@ class IkNode(SchemaNode):
     # -- inputs -------------------------------------------------------------------------------
 
     def _on_target(self, msg: PoseStamped) -> None:
-        p, o = msg.pose.position, msg.pose.orientation
-        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z, (o.x, o.y, o.z, o.w))
+        p, o, stamp = msg.pose.position, msg.pose.orientation, msg.header.stamp
+        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z, (o.x, o.y, o.z, o.w),
+                                      stamp.sec * 1_000_000_000 + stamp.nanosec)
+        if answer is not None:  # None: held until its transform comes
+            self._target_answer(answer)
+        self._held.due()
+
+    def _target_answer(self, answer) -> None:
         self._publish(answer.command, answer.trajectory, answer.wake)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
@@ -205,7 +216,9 @@ class IkNode(SchemaNode):
         answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
                                      (angular.x, angular.y, angular.z))
         self._publish(None, None, answer.wake)
+        self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
+        self._held.due()
 
     def _on_description(self, msg: String) -> None:
         change = self._session.receive_description(msg.data)
@@ -238,6 +251,7 @@ class IkNode(SchemaNode):
         response.success = True
         response.message = answer.message
         self.get_logger().info(f'~/stop: {answer.message}')
+        self._held.due()
         return response
 
     def _check_parameters(self, parameters) -> SetParametersResult:

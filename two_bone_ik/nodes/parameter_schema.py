@@ -10,8 +10,9 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, INTEGERS
 from two_bone_ik.nodes.parameters import ParameterSpec
 from two_bone_ik.nodes.parameters import STRING, STRINGS
-from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING,
-                                      DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP)
+from two_bone_ik.sim.defaults import (DEFAULT_CAMERA, DEFAULT_DAMPING_RATIO,
+                                      DEFAULT_JOINT_DAMPING, DEFAULT_NATURAL_FREQUENCY,
+                                      DEFAULT_TIMESTEP)
 
 _ARM = ArmConfig()
 
@@ -136,6 +137,11 @@ MOTION_PARAMETERS = (
         'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
         'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
     ParameterSpec(
+        'transform_timeout', DOUBLE, 0.1,
+        'Seconds a target in another frame than base_frame waits for its tf2 transform (at its '
+        'stamp; the latest for stamp 0) before it is answered WRONG_FRAME; it waits without '
+        'blocking the node (0: not at all).', '0 to 10 s', read_only=False, bounds=(0.0, 10.0)),
+    ParameterSpec(
         'twist_stamped', BOOL, True,
         'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
         'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
@@ -223,6 +229,23 @@ SIM_PARAMETERS = (
         'Name of the joint_trajectory_controller the sim stands in for: it follows '
         'trajectory_msgs/JointTrajectory on <trajectory_controller>/joint_trajectory '
         '(relative) as that controller does. Empty: not subscribed.'),
+    ParameterSpec(
+        'viewer', BOOL, False,
+        "Open MuJoCo's viewer window on the simulated arm (and the target); without a display "
+        'one line says so and the sim runs on. Closing the window leaves the sim running.'),
+    ParameterSpec(
+        'camera_rate', DOUBLE, 0.0,
+        'Pictures per second on camera/image_raw (with camera/camera_info and camera/pose), '
+        'rendered offscreen (EGL, else OSMesa). 0: no camera.', '0 (off) to 100 Hz',
+        bounds=(0.0, 100.0)),
+    ParameterSpec(
+        'camera_size', INTEGERS, [640, 480], 'Width and height of the pictures, pixels.',
+        'two values, each 1 to 4096', length=2),
+    ParameterSpec(
+        'camera', STRING, DEFAULT_CAMERA,
+        'The camera of the model the pictures are taken with: front_side (in front of the arm, '
+        'to its right, above), side (from -y) or top; each frames the whole reach.',
+        'a camera of the model'),
 )
 
 

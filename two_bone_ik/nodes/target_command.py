@@ -27,7 +27,7 @@ from two_bone_ik.client.arguments import parse_target_arguments, TargetArguments
 from two_bone_ik.client.ik_answer import EXIT_NO_ANSWER, IkAnswer, path_exit_code
 from two_bone_ik.client.ik_answer import target_exit_code
 from two_bone_ik.client.target_path import PathTarget, read_target_path, TargetPathError
-from two_bone_ik.client.target_report import format_answer, summary_table
+from two_bone_ik.client.target_report import format_answer, orientation_note, summary_table
 from two_bone_ik.nodes.client_node import answer_of, ClientNode, joint_positions, run_client
 
 PROG = 'two_bone_ik_target'
@@ -35,7 +35,7 @@ PROG = 'two_bone_ik_target'
 ANSWER_DEPTH = 1000
 
 
-def _fail(line: str) -> None:
+def _tell(line: str) -> None:
     print(f'{PROG}: {line}', file=sys.stderr, flush=True)
 
 
@@ -122,13 +122,16 @@ def send_target(sender: TargetSender, args: TargetArguments) -> int:
     sender.publish(*args.position, args.pitch, args.roll)
     if not sender.client.spin_until(lambda: len(sender.statuses) > first_status,
                                     time.monotonic() + args.timeout):
-        _fail(f'no answer on {sender.status_topic} within {args.timeout:g} s')
+        _tell(f'no answer on {sender.status_topic} within {args.timeout:g} s')
         return EXIT_NO_ANSWER
-    answer = answer_of(sender.statuses[first_status])
+    status = sender.statuses[first_status]
+    answer = answer_of(status)
     joints, note = sender.joints_for(answer, first_joint)
     if joints is not None:
         answer = dataclasses.replace(answer, joints=joint_positions(joints))
     sys.stdout.write(format_answer(answer, note))
+    if args.pitch is not None and orientation_note(answer, status.name):
+        _tell(orientation_note(answer, status.name))
     return target_exit_code(answer)
 
 
@@ -145,6 +148,10 @@ def send_path(sender: TargetSender, targets: Sequence[PathTarget]) -> int:
                                          sender.statuses[first:first + len(targets)]]
     answers += [None] * (len(targets) - len(answers))
     sys.stdout.write(summary_table(targets, answers))
+    oriented = [answer for target, answer in zip(targets, answers) if target.pitch is not None]
+    notes = [orientation_note(answer, sender.statuses[first].name) for answer in oriented]
+    if any(notes):
+        _tell(next(note for note in notes if note))
     return path_exit_code(answers)
 
 
@@ -155,7 +162,7 @@ def _run(args: TargetArguments, ros_args: Sequence[str]) -> int:
         sender = TargetSender(client, args.frame, args.timeout)
         problem = sender.wait_for_node(time.monotonic() + args.timeout)
         if problem is not None:
-            _fail(problem)
+            _tell(problem)
             return EXIT_NO_ANSWER
         if targets is None:
             return send_target(sender, args)

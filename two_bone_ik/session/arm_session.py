@@ -26,6 +26,7 @@ from two_bone_ik.common.warning_throttle import WarningThrottle
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
 from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
@@ -36,6 +37,8 @@ from two_bone_ik.session.jog import Jog, twist_problem
 from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
+from two_bone_ik.session.target_frames import check_transform_timeout, Held, Moved
+from two_bone_ik.session.target_frames import TargetFrames
 from two_bone_ik.session.target_statistics import TargetStatistics
 
 #: Parameters of the motion (checked and applied apart from the arm's).
@@ -53,7 +56,7 @@ SESSION_DEFAULTS = {
     'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
-    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2,
+    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, 'transform_timeout': 0.1,
 }
 
 
@@ -104,6 +107,11 @@ class ArmSession:
         Whether to build trajectories for a trajectory controller.
     clock : callable
         Monotonic clock, s.
+    transform_lookup : callable, optional
+        ``lookup(frame, stamp_ns, timeout_s)`` -> :class:`~two_bone_ik.ik.target_frame.
+        FrameTransform` from ``frame`` into ``base_frame``, or a reason (str): targets and
+        twists in other frames go through it (see :mod:`two_bone_ik.session.target_frames`);
+        None refuses them ``WRONG_FRAME``.
 
     Raises
     ------
@@ -112,7 +120,8 @@ class ArmSession:
     """
 
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
-                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic):
+                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic,
+                 transform_lookup: Optional[TransformLookup] = None):
         values = {**SESSION_DEFAULTS, **values}
         self._arm = ArmSource(values, given, values['robot_description'],
                               values['robot_description_topic'], values['tip_frame'])
@@ -145,6 +154,9 @@ class ArmSession:
         self._last_result = None  # the outcome of the last target commanded
         self._refusal = ''  # why the last joint_states message was refused
         self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
+        self._frames = TargetFrames(transform_lookup,
+                                    check_transform_timeout(values['transform_timeout']), clock)
+        self._frame_answers: List[TargetAnswer] = []  # due for targets from other frames
         #: Whether ``ik_markers`` has a new picture to show.
         self.picture_due = True
 
@@ -249,7 +261,7 @@ class ArmSession:
         try:
             return solver.solve(frame_id, *position, self._held(solver), orientation), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position), \
+            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position), \
                 self._unexpected_failure(frame_id, position)
 
     def _held(self, solver) -> Optional[Tuple[float, ...]]:
@@ -266,6 +278,12 @@ class ArmSession:
             return None  # a new arm's joints, not yet streamed: nothing known of them
         return self._motion.stream.measured_position or self._motion.initial
 
+    def _rejected(self, status: NodeStatus, frame_id: str, position, frame_reason: str = ''):
+        """Return a rejected outcome of the arm's solver's kind (its ``values`` read it)."""
+        if self.solver is None:
+            return rejected_result(status, frame_id, position, frame_reason)
+        return self.solver.rejected(status, frame_id, position, frame_reason)
+
     def _unexpected_failure(self, frame_id: str, position) -> Tuple[LogLine, ...]:
         """Return the traceback of a solve that raised, to log once per kind."""
         text = traceback.format_exc()
@@ -276,17 +294,67 @@ class ArmSession:
         return (LogLine('error', f'unexpected error solving target {tuple(position)!r} in '
                                  f"'{frame_id}'; answered INVALID_TARGET:\n{text}"),)
 
-    def target(self, frame_id: str, x: float, y: float, z: float,
-               orientation=None) -> TargetAnswer:
+    def target(self, frame_id: str, x: float, y: float, z: float, orientation=None,
+               stamp: int = 0) -> Optional[TargetAnswer]:
         """Solve a target and command it; return what to publish and log (a jog ends).
 
         ``orientation`` is the target's quaternion ``(x, y, z, w)``, used by a desktop arm with
-        ``use_orientation`` (a planar arm ignores it).
+        ``use_orientation`` (a planar arm ignores it). A target in another frame than
+        ``base_frame`` is transformed into it first (at ``stamp``, ns; 0: the latest
+        transform); when its transform is not there yet it is held and None returned: its
+        answer comes from :meth:`frame_answers`.
         """
+        self._supersede('a newer target')
+        if self.solver is None or not needs_transform(frame_id, self.config.base_frame):
+            return self._target(frame_id, (x, y, z), orientation)
+        outcome = self._frames.take(frame_id, (x, y, z), orientation, stamp)
+        if outcome is None:
+            return None
+        return self._framed(frame_id, (x, y, z), orientation, outcome)
+
+    def _framed(self, frame_id: str, position, orientation, outcome) -> TargetAnswer:
+        """Answer a target from another frame: moved into base_frame, or refused (why)."""
+        if isinstance(outcome, Moved):
+            return self._target(self.config.base_frame, outcome.position, outcome.orientation)
+        return self._target(frame_id, position, orientation, outcome)
+
+    def _supersede(self, by: str) -> None:
+        """Give up the target held for its transform (answered WRONG_FRAME): ``by`` came."""
+        held: Optional[Held] = self._frames.drop()
+        if held is not None:
+            self._frame_answers.append(self._target(
+                held.frame_id, held.position, held.orientation,
+                f'superseded by {by} before its transform came ({held.reason})'))
+
+    @property
+    def frames_pending(self) -> bool:
+        """Whether a target waits for its transform or an answer is due (see frame_answers)."""
+        return bool(self._frame_answers) or self._frames.held is not None
+
+    def frame_answers(self) -> Tuple[TargetAnswer, ...]:
+        """Return the answers now due for targets from other frames (the node's timer asks).
+
+        A held target is looked up again: transformed and commanded when its transform came,
+        ``WRONG_FRAME`` once ``transform_timeout`` is up; superseded ones are answered too.
+        """
+        answers, self._frame_answers = self._frame_answers, []
+        done = self._frames.retry()
+        if done is not None:
+            held, outcome = done
+            answers.append(self._framed(held.frame_id, held.position, held.orientation, outcome))
+        return tuple(answers)
+
+    def _target(self, frame_id: str, position, orientation=None,
+                frame_reason: str = '') -> TargetAnswer:
+        """Solve and command a target (``frame_reason``: refused WRONG_FRAME, that is why)."""
         if self._jog.active:
             with self._jog_lock:
                 self._jog.stop()
-        result, logs = self._solve(frame_id, (x, y, z), orientation)
+        if frame_reason:
+            result, logs = self._rejected(NodeStatus.WRONG_FRAME, frame_id, position,
+                                          frame_reason), ()
+        else:
+            result, logs = self._solve(frame_id, position, orientation)
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
         if not result.rejected:
@@ -333,8 +401,8 @@ class ArmSession:
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
         text = self.describe(result)
         if self._jog.active:
-            text += ('; jogging: sliding along the boundary' if self._jog.sliding
-                     else '; jogging')
+            text += ('; jogging: sliding along the boundary, the jog point held on it'
+                     if self._jog.sliding else '; jogging')
         return LEVELS[result.status], text, values
 
     # -- the measured state, the stream, stop -------------------------------------------------
@@ -394,6 +462,7 @@ class ArmSession:
 
     def stop(self) -> StopAnswer:
         """``~/stop``: brake within the limits and hold until the next target (a jog ends)."""
+        self._supersede('~/stop')
         with self._jog_lock:
             self._jog.stop()
         message, trajectory, wake = self._motion.stop()
@@ -412,19 +481,26 @@ class ArmSession:
 
         ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` (rad/s) turns a
         desktop arm's approach (see :mod:`two_bone_ik.session.jog`) and nothing on a planar arm.
+        A twist in another frame is turned into ``base_frame`` by that frame's latest rotation
+        (no lever arm: it is the tool point's velocity, along the frame's axes).
         """
+        self._supersede('a twist')
         problem = twist_problem(linear, angular)
-        status = None
+        status, reason = None, ''
         if self.solver is None:
             status = NodeStatus.NO_ARM_DESCRIPTION
-        elif frame_id and frame_id != self.config.base_frame:
-            status = NodeStatus.WRONG_FRAME
-            problem = (f"twist frame '{frame_id}' is not base_frame '{self.config.base_frame}'; "
-                       'nothing moves')
-        elif problem:
+        elif needs_transform(frame_id, self.config.base_frame):
+            found = self._frames.look_up(frame_id)
+            if isinstance(found, str):
+                status, reason = NodeStatus.WRONG_FRAME, found
+                problem = (f"no transform from twist frame '{frame_id}' into base_frame "
+                           f"'{self.config.base_frame}': {found}; nothing moves")
+            else:
+                linear, angular = rotate(found.rotation, linear), rotate(found.rotation, angular)
+        if status is None and problem:
             status = NodeStatus.INVALID_TARGET
         if status is not None:
-            result = rejected_result(status, frame_id, tuple(linear))
+            result = self._rejected(status, frame_id, tuple(linear), reason)
             logs = ()
             if self._throttle.allow(('twist', status)):
                 logs = (LogLine('warning', f'target_twist refused: {problem or status.name}'),)
@@ -449,17 +525,28 @@ class ArmSession:
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
-        self._jog.put_back(self.solver.geometry.tip_position(result.readings),
-                           sliding=not result.reachable)
+        held = self.solver.geometry.tip_position(result.readings)
+        self._jog.put_back(held, sliding=not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
-        self._jog_result = result
+        self._jog_result = result if result.reachable else self._held_result(held, result)
         self._motion.aim(result.readings)
         if self._jog.sliding and not was_sliding:
             logs += (LogLine('info', 'jogging: sliding along the boundary: '
                              + self.describe(result)),)
         return logs
+
+    def _held_result(self, point, result):
+        """Return the outcome of the jog point held on the boundary, where the tip is commanded.
+
+        What the twist is answered with while the jog slides: the point itself solved (the tip
+        is on it), not the point beyond the boundary the step asked (the log says that once).
+        """
+        pitch = getattr(result, 'approach_pitch', math.nan)
+        if math.isnan(pitch):
+            return self.solver.solve('', *point, result.readings)
+        return self.solver.solve('', *point, result.readings, None, approach_pitch=pitch)
 
     def _commanded_pitch(self) -> Optional[float]:
         """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
@@ -562,6 +649,8 @@ class ArmSession:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:
                 check_twist_timeout(changes['twist_timeout'])
+            if 'transform_timeout' in changes:
+                check_transform_timeout(changes['transform_timeout'])
         except ConfigError as error:
             return str(error)
         return None
@@ -588,6 +677,8 @@ class ArmSession:
             self._motion.set_rate(changes['command_rate'])
         if 'twist_timeout' in changes:
             self._jog.timeout = float(changes['twist_timeout'])
+        if 'transform_timeout' in changes:
+            self._frames.timeout = float(changes['transform_timeout'])
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))
@@ -608,8 +699,9 @@ class ArmSession:
         ``subscribers``: the subscribers of each command output, by topic.
         """
         level, message, values = self._stats.report(self._clock())
+        motion = motion_report(self._motion, subscribers, self._refusal)
         return [Report(level, 'targets', message, values), arm_report(self._arm),
-                motion_report(self._motion, subscribers, self._refusal)]
+                motion._replace(values=motion.values + self.jog_values())]
 
     def picture(self) -> Picture:
         """Return what ``ik_markers`` shows now (a pair's workspace is built once per arm)."""

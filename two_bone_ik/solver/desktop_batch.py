@@ -499,16 +499,18 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
     off = facing[4]
-    error = np.hypot(np.hypot(plane.tool_u - du, plane.tool_v - dv), off)
+    in_plane = np.hypot(plane.tool_u - du, plane.tool_v - dv)
+    error = np.hypot(in_plane, off)
     on_target = np.isin(status, [int(s) for s in ON_TARGET])
-    reachable = on_target & (error <= solver._on_target)
+    # Without a yaw, a target within out_of_plane_tolerance of the plane counts as in it.
+    tolerance = max(solver.out_of_plane_tolerance, solver._on_target)
+    within = np.abs(off) <= tolerance if not arm.has_yaw else np.zeros(off.shape, bool)
+    reachable = on_target & (np.where(within, in_plane, error) <= solver._on_target)
     facing_status = facing[5]
     override = (facing_status >= 0) & (on_target | (facing_status == _S_LIMITED))
     status = np.where(override, facing_status, status).astype(np.int8)
     if not arm.has_yaw:
-        tolerance = solver.out_of_plane_tolerance
-        off_plane = (np.abs(off) > solver._on_target) & (on_target | (np.abs(off) > tolerance))
-        status[off_plane] = _S_OFF
+        status[~within] = _S_OFF
     status[roll_clamped & np.isin(status, [int(s) for s in ON_TARGET])] = _S_LIMITED
     tool_point = _to_world(arm, facing[1], plane.tool_u + su, plane.tool_v + sv, tool[2])
     exact = error == 0.0
