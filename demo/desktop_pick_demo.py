@@ -60,11 +60,13 @@ ACCELERATION, JERK = [8.0] * 5, [80.0] * 5
 #: Height above each target the arm comes down from and lifts back to, m.
 HOVER = 0.05
 #: The targets on the table top (z = 0 of base_link), m: a row across in front of the arm,
-#: and one at the far edge that the tool reaches only tilted from the vertical.
+#: one behind it that the yaw (limited to +-2.8 rad) cannot face, so the arm reaches back over
+#: its yaw axis (``ik_status`` ``yaw_branch`` ``back``), and one at the far edge that the tool
+#: reaches only tilted from the vertical.
 TARGETS = ((0.20, -0.12, 0.0), (0.22, -0.06, 0.0), (0.22, 0.0, 0.0), (0.22, 0.06, 0.0),
-           (0.20, 0.12, 0.0), (0.31, 0.04, 0.0))
+           (0.20, 0.12, 0.0), (-0.28, 0.0, 0.0), (0.31, 0.04, 0.0))
 #: The table top drawn, m: x from, x to, y from, y to.
-TABLE = (-0.05, 0.36, -0.18, 0.18)
+TABLE = (-0.32, 0.36, -0.18, 0.18)
 #: The measured tool point counts as settled on its command within this (m) ...
 SETTLE_TOLERANCE = 5e-4
 #: ... for this many consecutive tip_pose messages (50 Hz).
@@ -262,18 +264,20 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
 
 
 def _print_rows(result: DemoResult) -> None:
-    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'pitch [rad]':>11}  "
+    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'yaw':<7} {'pitch [rad]':>11}  "
           f"{'touch error [mm]':>16}  {'hover error [mm]':>16}")
-    print('-' * 92)
+    print('-' * 100)
     for number, pick in enumerate(result.picks, start=1):
         x, y, z = pick.target
         status = pick.touch.status
         print(f"{number:>2}  {x:+.3f}, {y:+.3f}, {z:+.3f}    {status.get('status', '?'):<17} "
+              f"{status.get('yaw_branch', '?'):<7} "
               f"{float(status.get('approach_pitch', 'nan')):>+11.3f}  "
               f'{pick.touch.error * 1000:>16.3f}  {pick.hover.error * 1000:>16.3f}')
     print(f'\nasked approach pitch {APPROACH_PITCH:+.3f} rad (straight down); each target '
           f'approached from {HOVER * 1000:.0f} mm above, touched and left upward; errors are '
-          'the measured tool point (MuJoCo) from the target once settled')
+          'the measured tool point (MuJoCo) from the target once settled; yaw: facing the '
+          'target, or back (reaching back over the yaw axis)')
     if result.tips:
         lowest = min(p[2] for _, p in result.tips)
         print(f'lowest measured tool point over the whole path: z = {lowest * 1000:+.3f} mm '

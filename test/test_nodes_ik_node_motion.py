@@ -355,15 +355,15 @@ def test_stops_cleanly_after_planned_motion(domain, probe, tmp_path):
 
 
 def test_joint_states_read_from_when_motion_is_planned_at_runtime(domain, probe, tmp_path):
-    # Without motion limits the node does not subscribe to joint_states (nothing needs the
-    # measurement); a finite limit set at runtime makes it subscribe and use the measurement.
+    # Without motion limits the node subscribes to joint_states all the same (a desktop arm
+    # holds its roll where the arm is); a finite limit set at runtime uses the measurement.
     params = write_params(tmp_path / 'later.yaml', {'position_controller': 'fpc'})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/later'],
                      domain_id=domain, log_dir=tmp_path, name='later') as process:
         target = probe.publisher(PoseStamped, '/later/target_pose')
         probe.wait_for_subscribers(target)
-        # Its target_pose subscription is known, so its endpoints are: none on joint_states.
-        assert probe.node.count_subscribers('/later/joint_states') == 0
+        # Its target_pose subscription is known, so its endpoints are: one on joint_states.
+        assert probe.node.count_subscribers('/later/joint_states') == 1
         results = probe.set_parameters('/later/two_bone_ik', {'max_joint_velocity': [1.0, 1.0]})
         assert all(r.successful for r in results), [r.reason for r in results]
         states = probe.publisher(JointState, '/later/joint_states', qos_profile_sensor_data)

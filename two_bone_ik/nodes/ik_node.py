@@ -9,9 +9,10 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
   ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
-  ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
-  when ``robot_description_topic`` is set, the URDF on that topic (transient local), and,
-  with tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
+  ``joint_states`` (best effort; where the first motion starts, and where a desktop arm's
+  held roll is before the first command) and, when ``robot_description_topic`` is set, the
+  URDF on that topic (transient local), and, with tf2_ros installed, ``/tf`` and
+  ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
@@ -227,13 +228,13 @@ class IkNode(SchemaNode):
         self._log(change.logs)
 
     def _subscribe_to_measured_state(self) -> None:
-        """Read ``joint_states`` from the first time motion is planned on.
+        """Read ``joint_states`` (once; from the start, planned motion or not).
 
-        A planned motion starts from the measured position; one command per target needs
-        none, and an idle subscription still costs every wake-up of the executor. Best effort,
-        so it matches both reliable publishers and sensor-QoS ones (hardware drivers).
+        A planned motion starts from the measured position, and a desktop arm holds its roll
+        where the arm is before the first command. Best effort, so it matches both reliable
+        publishers and sensor-QoS ones (hardware drivers).
         """
-        if self._state_sub is None and self._session.planned:
+        if self._state_sub is None:
             self._state_sub = self.create_subscription(
                 JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
 

@@ -168,6 +168,10 @@ IK_PARAMETERS = (
         'forward horizontal toward up.', '-pi to pi', read_only=False,
         bounds=(-3.141592653589793, 3.141592653589793)),
     ParameterSpec(
+        'allow_reach_back', BOOL, True,
+        'A desktop arm without use_orientation: reach a target only the arm reaching back over '
+        'the yaw axis reaches that way (false: JOINT_LIMITED).', read_only=False),
+    ParameterSpec(
         'robot_description_topic', STRING, '',
         'When set (usually robot_description) and robot_description is empty: the topic '
         '(std_msgs/String, reliable, transient local) the URDF comes from; the arm is rebuilt '
