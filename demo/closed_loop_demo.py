@@ -28,7 +28,8 @@ import tempfile
 import time
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
+# This checkout, the process harness, and the demos' own modules (sim_pictures).
+sys.path[:0] = [str(REPO), str(REPO / 'test'), str(REPO / 'demo')]
 
 from ros_harness import isolate_ros_domain, NodeProcess  # noqa: E402,I100
 from ros_harness import spin_until, stop_processes, WaitTimeout  # noqa: E402
@@ -473,6 +474,21 @@ def _draw(path, recorder, schedule, start, rows, config):
     plt.close(fig)
 
 
+def render_pictures(output, recorder, start, config):
+    """Render the run from the sim's camera: an animation and a still beside ``output``."""
+    from sim_pictures import render_run, rendered_line
+
+    def since_start(records):
+        return [(t - start, value) for t, value in records if t >= start]
+    targets = since_start((t, from_plane(u, v, config.plane)) for t, u, v in recorder.sent)
+    path = since_start((t, from_plane(u, v, config.plane)) for t, (u, v) in recorder.tips)
+    # The still marks the waypoints (the targets held), not each of the streamed ones.
+    held = [p for (_, p), (_, q) in zip(targets, targets[1:]) if p == q]
+    waypoints = [p for i, p in enumerate(held) if i == 0 or p != held[i - 1]]
+    print(rendered_line(output, render_run(config, since_start(recorder.states), output,
+                                           targets, path, still_targets=waypoints)))
+
+
 def run(params_file, output):
     """Run the demo; return the process exit code."""
     config = load_arm_config(params_file)
@@ -511,6 +527,7 @@ def run(params_file, output):
     _print_report(rows, totals, config, schedule.duration)
     _draw(output, recorder, schedule, start, rows, config)
     print(f'\npicture: {output}')
+    render_pictures(output, recorder, start, config)
     late = [str(n) for n, row in enumerate(rows, start=1) if row['error'] > SETTLED_TOLERANCE]
     if late:
         print(f'note: waypoint(s) {", ".join(late)} had not settled within '

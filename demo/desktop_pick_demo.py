@@ -36,7 +36,8 @@ import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
+# This checkout, the process harness, and the demos' own modules (sim_pictures).
+sys.path[:0] = [str(REPO), str(REPO / 'test'), str(REPO / 'demo')]
 
 from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
@@ -59,11 +60,13 @@ ACCELERATION, JERK = [8.0] * 5, [80.0] * 5
 #: Height above each target the arm comes down from and lifts back to, m.
 HOVER = 0.05
 #: The targets on the table top (z = 0 of base_link), m: a row across in front of the arm,
-#: and one at the far edge that the tool reaches only tilted from the vertical.
+#: one behind it that the yaw (limited to +-2.8 rad) cannot face, so the arm reaches back over
+#: its yaw axis (``ik_status`` ``yaw_branch`` ``back``), and one at the far edge that the tool
+#: reaches only tilted from the vertical.
 TARGETS = ((0.20, -0.12, 0.0), (0.22, -0.06, 0.0), (0.22, 0.0, 0.0), (0.22, 0.06, 0.0),
-           (0.20, 0.12, 0.0), (0.31, 0.04, 0.0))
+           (0.20, 0.12, 0.0), (-0.28, 0.0, 0.0), (0.31, 0.04, 0.0))
 #: The table top drawn, m: x from, x to, y from, y to.
-TABLE = (-0.05, 0.36, -0.18, 0.18)
+TABLE = (-0.32, 0.36, -0.18, 0.18)
 #: The measured tool point counts as settled on its command within this (m) ...
 SETTLE_TOLERANCE = 5e-4
 #: ... for this many consecutive tip_pose messages (50 Hz).
@@ -118,6 +121,8 @@ class DemoResult(NamedTuple):
     picks: List[Pick]
     tips: List[Tuple[float, Tuple[float, float, float]]]  # (time, tool point)
     failures: List[str]
+    #: For the rendered pictures: ``{'states': [(time, joints)], 'targets': [(time, goal)]}``.
+    recording: Optional[dict] = None
 
 
 def _values(status) -> Dict[str, str]:
@@ -146,6 +151,7 @@ class PickDriver:
         self.states = probe.collect(JointState, f'{ns}/joint_states', deep)
         self.tips = probe.collect(PoseStamped, f'{ns}/tip_pose', deep)
         self.statuses = probe.collect(DiagnosticStatus, f'{ns}/ik_status', deep)
+        self.sent = probe.collect(PoseStamped, f'{ns}/target_pose', deep)  # for the pictures
         probe.wait_for_subscribers(self.target, timeout=TIMEOUT)
         for collector in (self.streamed, self.states, self.tips, self.statuses):
             probe.wait_for_publishers(collector, timeout=TIMEOUT)
@@ -211,10 +217,20 @@ def _pick_all(driver: PickDriver, targets):
     x, y, z = targets[0]
     driver.connect((x, y, z + HOVER))
     first = len(driver.tips)  # the path recorded from above the first target on
+    first_state, first_sent = len(driver.states), len(driver.sent)
     t0 = time.monotonic()
     picks = [_pick(driver, target) for target in targets]
     recorded = zip(driver.tips.times[first:], driver.tips.messages[first:])
-    return picks, [(t - t0, _point(msg)) for t, msg in recorded]
+    return picks, [(t - t0, _point(msg)) for t, msg in recorded], _recording(
+        driver, first_state, first_sent, t0)
+
+
+def _recording(driver: PickDriver, first_state: int, first_sent: int, t0: float) -> dict:
+    """Return the measured joints and the targets sent since ``t0``, for the pictures."""
+    return {'states': [(t - t0, tuple(m.position)) for t, m in zip(
+                driver.states.times[first_state:], driver.states.messages[first_state:])],
+            'targets': [(t - t0, _point(m)) for t, m in zip(
+                driver.sent.times[first_sent:], driver.sent.messages[first_sent:])]}
 
 
 def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoResult:
@@ -239,27 +255,29 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
     recorded, failures = drive_nodes(
         processes, domain_id, lambda probe: _pick_all(PickDriver(probe, chain, processes),
                                                       targets), 'desktop_pick_demo')
-    picks, tips = recorded if recorded is not None else ([], [])
+    picks, tips, recording = recorded if recorded is not None else ([], [], None)
     for pick in picks:
         if pick.touch.error > TOUCH_TOLERANCE:
             failures.append(f'target {pick.target}: touched {pick.touch.error * 1000:.2f} mm '
                             f'away (more than {TOUCH_TOLERANCE * 1000:g} mm)')
-    return DemoResult(picks, tips, failures)
+    return DemoResult(picks, tips, failures, recording)
 
 
 def _print_rows(result: DemoResult) -> None:
-    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'pitch [rad]':>11}  "
+    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'yaw':<7} {'pitch [rad]':>11}  "
           f"{'touch error [mm]':>16}  {'hover error [mm]':>16}")
-    print('-' * 92)
+    print('-' * 100)
     for number, pick in enumerate(result.picks, start=1):
         x, y, z = pick.target
         status = pick.touch.status
         print(f"{number:>2}  {x:+.3f}, {y:+.3f}, {z:+.3f}    {status.get('status', '?'):<17} "
+              f"{status.get('yaw_branch', '?'):<7} "
               f"{float(status.get('approach_pitch', 'nan')):>+11.3f}  "
               f'{pick.touch.error * 1000:>16.3f}  {pick.hover.error * 1000:>16.3f}')
     print(f'\nasked approach pitch {APPROACH_PITCH:+.3f} rad (straight down); each target '
           f'approached from {HOVER * 1000:.0f} mm above, touched and left upward; errors are '
-          'the measured tool point (MuJoCo) from the target once settled')
+          'the measured tool point (MuJoCo) from the target once settled; yaw: facing the '
+          'target, or back (reaching back over the yaw axis)')
     if result.tips:
         lowest = min(p[2] for _, p in result.tips)
         print(f'lowest measured tool point over the whole path: z = {lowest * 1000:+.3f} mm '
@@ -335,6 +353,18 @@ def draw(path, result: DemoResult) -> None:
     plt.close(fig)
 
 
+def render_pictures(output: Path, result: DemoResult) -> None:
+    """Render the run from the sim's camera: an animation and a still beside ``output``."""
+    from sim_pictures import render_run, rendered_line
+    from two_bone_ik.sim.simulated_arm import urdf_simulated_arm
+    arm = urdf_simulated_arm(URDF.read_text(), BASE, TIP)
+    recording = result.recording or {'states': [], 'targets': []}
+    # The picks fill a small part of the arm's reach, which the camera frames: rendered larger,
+    # so that the crop around them is a picture of a readable size.
+    print(rendered_line(output, render_run(arm, recording['states'], output,
+                                           recording['targets'], result.tips, scale=2.0)))
+
+
 def run(output, targets=TARGETS) -> DemoResult:
     """Run the demo: pick ``targets``, print the table, draw ``output``; return the result."""
     with tempfile.TemporaryDirectory() as log_dir:
@@ -343,6 +373,7 @@ def run(output, targets=TARGETS) -> DemoResult:
         _print_rows(result)
         draw(output, result)
         print(f'\npicture: {output}')
+        render_pictures(output, result)
     if result.failures:
         print('demo FAILED:\n  ' + '\n  '.join(result.failures), file=sys.stderr)
     else:

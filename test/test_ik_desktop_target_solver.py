@@ -67,7 +67,8 @@ def test_an_orientation_that_is_no_rotation_is_rejected_only_when_used():
 @pytest.mark.parametrize('target, options, status', [
     ((0.2, 0.0, 0.1), {}, NodeStatus.REACHED),
     ((0.6, 0.2, 0.3), {}, NodeStatus.OUT_OF_REACH),
-    ((-0.15, 0.01, 0.1), {}, NodeStatus.JOINT_LIMITED),
+    ((-0.15, 0.01, 0.1), {'allow_reach_back': False}, NodeStatus.JOINT_LIMITED),
+    ((-0.15, 0.01, 0.1), {}, NodeStatus.ELBOW_FLIPPED),  # reaching back, the elbow down
     ((0.25, 0.0, 0.05), {'use_orientation': True}, NodeStatus.APPROACH_ADJUSTED),
 ])
 def test_statuses_and_their_lines(target, options, status):
@@ -78,11 +79,16 @@ def test_statuses_and_their_lines(target, options, status):
     assert line.startswith(status.name + ': ') and '\n' not in line
     keys = [key for key, _ in solver.values(result)]
     expected = ['code', 'status', 'target_distance', 'tip_error', 'elbow', 'off_plane',
-                'solver_status', 'approach_pitch', 'use_orientation']
-    assert keys == expected + (['orientation_error'] if options else [])
+                'solver_status', 'approach_pitch', 'use_orientation', 'yaw_branch',
+                'roll_moved']
+    assert keys == expected + (['orientation_error'] if options.get('use_orientation') else [])
+    values = dict(solver.values(result))
+    assert values['yaw_branch'] == ('back' if target[0] < 0.0 and not options else 'facing')
+    assert values['roll_moved'] == 'false'
     assert dict(solver.values(result))['code'] == str(int(status))
     # Whether the target's orientation was used: two_bone_ik_target says so when it was not.
-    assert dict(solver.values(result))['use_orientation'] == ('true' if options else 'false')
+    assert dict(solver.values(result))['use_orientation'] == (
+        'true' if options.get('use_orientation') else 'false')
 
 
 def test_options_change_at_runtime():

@@ -445,8 +445,8 @@ def test_unknown_parameter_rejected_in_words(arm):
     (result,) = arm.set_params(elbw='down')
     assert not result.successful
     assert result.reason.startswith(f'elbw: no such parameter on {arm.node_name} (its '
-                                    'parameters: allow_elbow_flip, approach_pitch, arm_shape, '
-                                    'base_frame, ')
+                                    'parameters: allow_elbow_flip, allow_reach_back, '
+                                    'approach_pitch, arm_shape, base_frame, ')
     assert ', elbow, ' in result.reason
 
 

@@ -354,16 +354,20 @@ def test_stops_cleanly_after_planned_motion(domain, probe, tmp_path):
     assert lines == [], process.output()
 
 
-def test_joint_states_read_without_limits_used_once_planned(domain, probe, tmp_path):
-    # Without motion limits the node reads joint_states too (whether the arm got there); a
-    # finite limit set at runtime makes it use the measurement where motions start.
+def test_joint_states_read_from_when_motion_is_planned_at_runtime(domain, probe, tmp_path):
+    # Without motion limits the node subscribes to joint_states all the same (a desktop arm
+    # holds its roll where the arm is); a finite limit set at runtime uses the measurement.
     params = write_params(tmp_path / 'later.yaml', {'position_controller': 'fpc'})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/later'],
                      domain_id=domain, log_dir=tmp_path, name='later') as process:
-        states = probe.publisher(JointState, '/later/joint_states', qos_profile_sensor_data)
-        probe.wait_for_subscribers(states)
+        target = probe.publisher(PoseStamped, '/later/target_pose')
+        probe.wait_for_subscribers(target)
+        # Its target_pose subscription is known, so its endpoints are: one on joint_states.
+        assert probe.node.count_subscribers('/later/joint_states') == 1
         results = probe.set_parameters('/later/two_bone_ik', {'max_joint_velocity': [1.0, 1.0]})
         assert all(r.successful for r in results), [r.reason for r in results]
+        states = probe.publisher(JointState, '/later/joint_states', qos_profile_sensor_data)
+        probe.wait_for_subscribers(states)
         diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         measured = JointState(name=list(NAMES), position=[0.3, -0.7])
         probe.publish_until(states, measured, lambda: any(

@@ -71,8 +71,8 @@ def test_one_schema_every_name_once():
     assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
                        'command_rate', 'twist_timeout', 'transform_timeout', 'use_orientation',
-                       'approach_pitch', 'goal_tolerance', 'path_tolerance', 'goal_time',
-                       'state_timeout'}
+                       'approach_pitch', 'allow_reach_back', 'goal_tolerance', 'path_tolerance',
+                       'goal_time', 'state_timeout'}
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 

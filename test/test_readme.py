@@ -127,7 +127,7 @@ def test_the_readme_leads():
     assert len(lines) <= 260, 'the README is a guide to docs/, not a reference'
     first_screen = '\n'.join(lines[:45])
     for needed in ('make demo', 'make test', 'SO-101', 'OpenManipulator-X', 'PX100', 'PhantomX',
-                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.png'):
+                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.gif'):
         assert needed in first_screen, needed
 
 
@@ -445,7 +445,8 @@ def test_no_distro_kill_ends_both_nodes_cleanly(no_distro):
 
 
 #: Rows of the README's table the quick start's node has no reason to have (none: it reads
-#: joint_states too, to say whether the arm got there).
+#: joint_states whether motion is planned or not: a desktop arm's held roll, and whether the arm
+#: got there).
 ONLY_WITH_MOTION_LIMITS = set()
 
 

@@ -937,6 +937,57 @@ def test_not_monitored_is_logged_once_not_per_command():
         ('info', 'motion_status NOT_MONITORED')]
 
 
+#: A desktop arm from parameters: the tool point 8 mm off the roll axis, so the roll moves it.
+DESKTOP_VALUES = {'joint_names': ['pan', 'lift', 'elbow', 'flex', 'roll'],
+                  'link_lengths': [0.12, 0.14], 'shoulder_position': [0.03, 0.05, 0.0],
+                  'tool_offset': [0.1, 0.0, 0.008], 'joint_lower_limits': [-2.0] * 5,
+                  'joint_upper_limits': [2.0] * 5}
+HELD = (0.5, 0.4, 0.9, -0.3, 1.3)
+
+
+@pytest.mark.parametrize('source', ['joint_states', 'initial_positions', 'outside'])
+def test_before_a_command_a_desktop_arm_holds_its_roll_where_the_arm_is(source):
+    # No motion limits (nothing planned): the measurement still counts, and so does
+    # initial_positions without one; a held roll past its limit is held on the limit.
+    values = dict(DESKTOP_VALUES)
+    held = HELD if source != 'outside' else HELD[:4] + (2.6,)
+    if source != 'joint_states':
+        values['initial_positions'] = list(held)
+    session = ArmSession(values, given=set(values), clock=SimClock())
+    assert not session.planned
+    if source == 'joint_states':
+        assert session.measured(DESKTOP_VALUES['joint_names'], list(held)) == ()
+    geometry = session.solver.geometry
+    kept = min(held[4], 2.0)
+    goal = geometry.tool_position((-0.2, 0.1, 0.7, 0.2, kept))
+    answer = session.target('', *goal)
+    assert answer.result.status is NodeStatus.REACHED
+    assert answer.command.position[4] == kept
+    np.testing.assert_allclose(geometry.tool_position(answer.command.position), goal, atol=1e-9)
+
+
+def test_after_a_command_the_roll_holds_the_command_not_the_measurement():
+    session = ArmSession(DESKTOP_VALUES, given=set(DESKTOP_VALUES), clock=SimClock())
+    names = DESKTOP_VALUES['joint_names']
+    geometry = session.solver.geometry
+    session.measured(names, list(HELD))
+    first = session.target('', *geometry.tool_position(HELD)).result
+    assert first.readings[4] == HELD[4]
+    session.measured(names, list(HELD[:4]) + [-0.4])  # the roll seen elsewhere: ignored now
+    goal = geometry.tool_position((0.3, 0.2, 0.6, 0.1, HELD[4]))
+    answer = session.target('', *goal)
+    assert answer.result.status is NodeStatus.REACHED and answer.command.position[4] == HELD[4]
+
+
+def test_a_refused_measurement_is_not_where_the_roll_is_held():
+    session = ArmSession(DESKTOP_VALUES, given=set(DESKTOP_VALUES), clock=SimClock())
+    names = DESKTOP_VALUES['joint_names']
+    assert session.measured(names, [0.0, 0.0, 0.0, 0.0, 9.0])  # far past the roll's limit
+    geometry = session.solver.geometry
+    goal = geometry.tool_position((0.2, 0.3, 0.5, 0.0, 0.0))
+    assert session.target('', *goal).command.position[4] == 0.0
+
+
 # -- targets from other frames (a transform lookup passed in) ---------------------------------
 
 #: camera_link in base_link: turned a quarter about z, its origin at (0.1, -0.2, 0).

@@ -19,7 +19,7 @@ from two_bone_ik.ik.target_solver import describe_off_plane, describe_out_of_rea
 from two_bone_ik.ik.target_solver import describe_rejected, ON_TARGET_TOLERANCE, status_values
 from two_bone_ik.ik.target_solver import valid_position, within_tolerance_note
 from two_bone_ik.solver import IkInputError
-from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop import Accept, DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
 
 _NAN = math.nan
@@ -57,6 +57,12 @@ class DesktopTargetResult(NamedTuple):
     frame_reason : str
         ``WRONG_FRAME``: why the target could not be transformed into ``base_frame``; ''
         otherwise.
+    yaw_branch : str
+        ``'facing'`` or ``'back'`` (reaching back over the yaw axis); ``''`` when rejected.
+    roll_moved : bool
+        Whether the roll left its held reading (position only).
+    accepted : bool
+        False when ``accept`` refused every exact pose (see :meth:`DesktopTargetSolver.solve`).
     """
 
     status: NodeStatus
@@ -73,6 +79,9 @@ class DesktopTargetResult(NamedTuple):
     frame_id: str
     position: Tuple[float, float, float]
     frame_reason: str = ''
+    yaw_branch: str = ''
+    roll_moved: bool = False
+    accepted: bool = True
 
     @property
     def rejected(self) -> bool:
@@ -98,6 +107,9 @@ class DesktopTargetSolver:
         Command the pitch and roll of the target's orientation (attribute; settable).
     approach_pitch : float
         Preferred approach pitch without ``use_orientation``, rad (attribute; settable).
+    allow_reach_back : bool
+        Whether a position-only target may be reached with the arm reaching back over the yaw
+        axis (see :class:`~two_bone_ik.solver.desktop.DesktopSolver`).
 
     Raises
     ------
@@ -107,14 +119,15 @@ class DesktopTargetSolver:
 
     def __init__(self, geometry: DesktopGeometry, elbow: str = 'up',
                  allow_elbow_flip: bool = True, out_of_plane_tolerance: float = 0.001,
-                 use_orientation: bool = False, approach_pitch: float = 0.0):
+                 use_orientation: bool = False, approach_pitch: float = 0.0,
+                 allow_reach_back: bool = True):
         self.geometry = geometry
         self.base_frame = geometry.base_frame
         self.elbow = elbow
         self.use_orientation = use_orientation
         self.approach_pitch = approach_pitch
         self._solver = DesktopSolver(geometry.model, elbow, allow_elbow_flip,
-                                     out_of_plane_tolerance)
+                                     out_of_plane_tolerance, allow_reach_back)
         self._tolerance = out_of_plane_tolerance
         self.inner_reach, self.outer_reach = geometry.reach
 
@@ -124,11 +137,11 @@ class DesktopTargetSolver:
 
         ``config`` is a :class:`~two_bone_ik.arm.desktop_config.DesktopConfig` or any object
         with its ``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``,
-        ``use_orientation`` and ``approach_pitch``.
+        ``use_orientation``, ``approach_pitch`` and ``allow_reach_back``.
         """
         return cls(geometry, config.elbow, config.allow_elbow_flip,
                    config.out_of_plane_tolerance, config.use_orientation,
-                   config.approach_pitch)
+                   config.approach_pitch, config.allow_reach_back)
 
     def rejected(self, status: NodeStatus, frame_id: str, position,
                  frame_reason: str = '') -> DesktopTargetResult:
@@ -140,7 +153,8 @@ class DesktopTargetSolver:
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
               orientation: Optional[Sequence[float]] = None,
-              approach_pitch: Optional[float] = None) -> DesktopTargetResult:
+              approach_pitch: Optional[float] = None,
+              accept: Optional[Accept] = None) -> DesktopTargetResult:
         """Solve one target.
 
         Parameters
@@ -158,6 +172,9 @@ class DesktopTargetSolver:
         approach_pitch : float, optional
             The pitch to prefer for this target instead of :attr:`approach_pitch` (jogging
             turns it), rad.
+        accept : callable, optional
+            ``accept(readings) -> bool`` (a tuple of N floats, chain order, rad): as
+            :meth:`DesktopSolver.solve <two_bone_ik.solver.desktop.DesktopSolver.solve>`.
 
         Returns
         -------
@@ -175,7 +192,7 @@ class DesktopTargetSolver:
         try:
             sol = self._solver.solve(
                 x, y, z, previous, self.approach_pitch if approach_pitch is None
-                else approach_pitch, orientation if self.use_orientation else None)
+                else approach_pitch, orientation if self.use_orientation else None, accept)
         except IkInputError:
             # An orientation that is no rotation (or beyond the solver's exact range, 1e100 m
             # from the shoulder: not reached from a valid position).
@@ -183,7 +200,8 @@ class DesktopTargetSolver:
         return DesktopTargetResult(
             FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
             sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
-            sol.orientation_error, sol.status, frame_id, position)
+            sol.orientation_error, sol.status, frame_id, position, yaw_branch=sol.yaw_branch,
+            roll_moved=sol.roll_moved, accepted=sol.accepted)
 
     def describe(self, result: DesktopTargetResult) -> str:
         """One line for a human, starting with the status name."""
@@ -245,12 +263,15 @@ class DesktopTargetSolver:
         """Return the key/value pairs of the status message.
 
         The planar arm's keys, the approach pitch (rad), ``use_orientation`` (``true`` /
-        ``false``: whether the target's orientation was used) and, with it, the orientation
-        error (rad).
+        ``false``: whether the target's orientation was used), the yaw's branch (``facing``,
+        ``back``; empty when rejected), whether the roll moved (``true``, ``false``) and, with
+        ``use_orientation``, the orientation error (rad).
         """
         pairs = status_values(result, result.solver_status) + (
             ('approach_pitch', f'{result.approach_pitch:.6f}'),
-            ('use_orientation', 'true' if self.use_orientation else 'false'))
+            ('use_orientation', 'true' if self.use_orientation else 'false'),
+            ('yaw_branch', result.yaw_branch),
+            ('roll_moved', 'true' if result.roll_moved else 'false'))
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs

@@ -9,9 +9,10 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
   ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
-  ``joint_states`` (best effort; where the first motion starts, and whether the arm got there)
-  and, when ``robot_description_topic`` is set, the URDF on that topic (transient local), and,
-  with tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
+  ``joint_states`` (best effort; where the first motion starts, where a desktop arm's held
+  roll is before the first command, and whether the arm got there) and, when
+  ``robot_description_topic`` is set, the URDF on that topic (transient local), and, with
+  tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
@@ -230,10 +231,12 @@ class IkNode(SchemaNode):
         self._log(change.logs)
 
     def _subscribe_to_measured_state(self) -> None:
-        """Read ``joint_states``: where a planned motion starts, and whether the arm got there.
+        """Read ``joint_states`` (once; from the start, planned motion or not).
 
-        Best effort, so it matches both reliable publishers and sensor-QoS ones (hardware
-        drivers).
+        A planned motion starts from the measured position, a desktop arm holds its roll
+        where the arm is before the first command, and ``motion_status`` says from it whether
+        the arm got there. Best effort, so it matches both reliable publishers and sensor-QoS
+        ones (hardware drivers).
         """
         if self._state_sub is None:
             self._state_sub = self.create_subscription(

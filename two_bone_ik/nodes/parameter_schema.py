@@ -10,8 +10,9 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, INTEGERS
 from two_bone_ik.nodes.parameters import ParameterSpec
 from two_bone_ik.nodes.parameters import STRING, STRINGS
-from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING,
-                                      DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP)
+from two_bone_ik.sim.defaults import (DEFAULT_CAMERA, DEFAULT_DAMPING_RATIO,
+                                      DEFAULT_JOINT_DAMPING, DEFAULT_NATURAL_FREQUENCY,
+                                      DEFAULT_TIMESTEP)
 
 _ARM = ArmConfig()
 
@@ -193,6 +194,10 @@ IK_PARAMETERS = (
         'forward horizontal toward up.', '-pi to pi', read_only=False,
         bounds=(-3.141592653589793, 3.141592653589793)),
     ParameterSpec(
+        'allow_reach_back', BOOL, True,
+        'A desktop arm without use_orientation: reach a target only the arm reaching back over '
+        'the yaw axis reaches that way (false: JOINT_LIMITED).', read_only=False),
+    ParameterSpec(
         'robot_description_topic', STRING, '',
         'When set (usually robot_description) and robot_description is empty: the topic '
         '(std_msgs/String, reliable, transient local) the URDF comes from; the arm is rebuilt '
@@ -250,6 +255,23 @@ SIM_PARAMETERS = (
         'Name of the joint_trajectory_controller the sim stands in for: it follows '
         'trajectory_msgs/JointTrajectory on <trajectory_controller>/joint_trajectory '
         '(relative) as that controller does. Empty: not subscribed.'),
+    ParameterSpec(
+        'viewer', BOOL, False,
+        "Open MuJoCo's viewer window on the simulated arm (and the target); without a display "
+        'one line says so and the sim runs on. Closing the window leaves the sim running.'),
+    ParameterSpec(
+        'camera_rate', DOUBLE, 0.0,
+        'Pictures per second on camera/image_raw (with camera/camera_info and camera/pose), '
+        'rendered offscreen (EGL, else OSMesa). 0: no camera.', '0 (off) to 100 Hz',
+        bounds=(0.0, 100.0)),
+    ParameterSpec(
+        'camera_size', INTEGERS, [640, 480], 'Width and height of the pictures, pixels.',
+        'two values, each 1 to 4096', length=2),
+    ParameterSpec(
+        'camera', STRING, DEFAULT_CAMERA,
+        'The camera of the model the pictures are taken with: front_side (in front of the arm, '
+        'to its right, above), side (from -y) or top; each frames the whole reach.',
+        'a camera of the model'),
     ParameterSpec(
         'blocked_joints', STRINGS, [],
         'Simulated joints held where they start whatever is commanded (their actuators hold '

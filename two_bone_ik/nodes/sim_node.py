@@ -18,7 +18,9 @@ Topics (relative, so a namespace gives each arm its own set):
   in a warning throttled per kind of fault;
 - publishes ``joint_states`` (sensor_msgs/JointState: position, velocity, effort) and
   ``tip_pose`` (geometry_msgs/PoseStamped, ``tip_frame`` in ``base_frame``) at
-  ``publish_rate``, and ``/diagnostics`` once a second.
+  ``publish_rate``, and ``/diagnostics`` once a second;
+- with ``viewer`` or ``camera_rate``, MuJoCo's viewer window and the ``camera/*`` topics, and
+  subscribes ``target_pose`` to mark the target in them (:mod:`two_bone_ik.nodes.sim_render`).
 
 ``blocked_joints`` names joints whose actuators hold their initial position whatever is
 commanded (an arm held by an obstacle: for tests and demos of the IK node's ``motion_status``).
@@ -59,9 +61,10 @@ from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, na
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
 from two_bone_ik.nodes.parameters import DOUBLE, DOUBLES, parameter_overrides, ParameterError
 from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
+from two_bone_ik.nodes.sim_render import SimRendering
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import SimSession
-from two_bone_ik.sim.simulated_arm import simulated_arm, urdf_simulated_arm
+from two_bone_ik.sim.simulated_arm import arm_from_parameters
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 
 NODE_NAME = 'two_bone_ik_sim'
@@ -167,6 +170,8 @@ class SimNode(SchemaNode):
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', qos)
         self.create_timer(1.0 / settings['publish_rate'], self._on_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
+        # The viewer and the camera (nothing when neither is asked for).
+        self._rendering = SimRendering(self, sim, settings)
         # Last, once everything the callbacks use exists.
         subscriptions = [self.create_subscription(
             JointState, 'joint_commands', self._on_command, qos)]
@@ -228,13 +233,8 @@ class SimNode(SchemaNode):
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
         values = self.declare_schema(ARM_PARAMETERS, _declarable(in_file))
-        config, arm = _arm_parameters(values, set(in_file) | set(parameter_overrides(self)))
-        description = values['robot_description']
-        if description:
-            return urdf_simulated_arm(description, config.base_frame, values['tip_frame'],
-                                      arm.get('joint_lower_limits', ()),
-                                      arm.get('joint_upper_limits', ())), True
-        return simulated_arm(config), False
+        given = set(in_file) | set(parameter_overrides(self))
+        return arm_from_parameters(values, given), bool(values['robot_description'])
 
     def _controller_subscription(self, parameter, controller, topic, msg_type, callback, qos):
         """Subscribe ``<controller>/<topic>``, or return None if ``controller`` is empty."""
@@ -275,6 +275,7 @@ class SimNode(SchemaNode):
         orientation = tip.pose.orientation
         orientation.w, orientation.x, orientation.y, orientation.z = w, qx, qy, qz
         self._tip_pub.publish(tip)
+        self._rendering.offer(stamp)
 
     def _publish_diagnostics(self) -> None:
         report = self._session.diagnostics()
@@ -304,6 +305,13 @@ class SimNode(SchemaNode):
     def sim(self) -> ArmSim:
         """The simulated arm."""
         return self._session.sim
+
+    def destroy_node(self) -> None:
+        """Stop the camera and close the viewer window, then destroy the node."""
+        rendering = getattr(self, '_rendering', None)
+        if rendering is not None:
+            rendering.close()
+        super().destroy_node()
 
 
 def main(args=None) -> int:

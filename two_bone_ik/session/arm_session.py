@@ -25,6 +25,7 @@ from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
 from two_bone_ik.arm.geometry import dot
 from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
+from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
 from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
 from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
@@ -273,10 +274,24 @@ class ArmSession:
         if solver is None:
             return rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id, position), ()
         try:
-            return solver.solve(frame_id, *position, self._previous, orientation), ()
+            return solver.solve(frame_id, *position, self._held(solver), orientation), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
             return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position), \
                 self._unexpected_failure(frame_id, position)
+
+    def _held(self, solver) -> Optional[Tuple[float, ...]]:
+        """Return the readings a solve holds: the last command; before one, where the arm is.
+
+        Where the arm is: the newest accepted ``joint_states`` measurement of the arm's joints
+        (planned motion or not), else ``initial_positions`` (zeros when not given). The desktop
+        solver holds the roll there (onto a limit if outside) and keeps the yaw for a target on
+        the yaw axis; a pair's solve keeps today's rule (nearest 0 before the first command).
+        """
+        if self._previous is not None or not isinstance(solver, DesktopTargetSolver):
+            return self._previous
+        if self._motion.names != tuple(solver.geometry.joint_names):
+            return None  # a new arm's joints, not yet streamed: nothing known of them
+        return self._motion.stream.measured_position or self._motion.initial
 
     def _rejected(self, status: NodeStatus, frame_id: str, position, frame_reason: str = ''):
         """Return a rejected outcome of the arm's solver's kind (its ``values`` read it)."""
@@ -445,8 +460,6 @@ class ArmSession:
             readings = {str(name): float(value) for name, value in zip(names, positions)}
             self._arrival.measured(readings)  # joint by joint, whoever publishes which
             reason = self._motion.measured(readings)
-            if not self.planned:
-                reason = ''  # where a motion starts matters only to planned motions
         if not reason:
             self._measured_stamp = max(self._measured_stamp, stamp)
         self._refusal = reason

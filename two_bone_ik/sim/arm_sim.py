@@ -15,7 +15,9 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
 - optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
 - blocked joints (for tests and demos of an arm that does not follow): their actuators ignore
-  every command and hold the position they started at, as a joint held by an obstacle would.
+  every command and hold the position they started at, as a joint held by an obstacle would;
+- what it is seen with, which changes no physics: cameras framing the reach, a light, a sky
+  (:func:`two_bone_ik.sim.views.add_views`).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
@@ -39,6 +41,7 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
+from two_bone_ik.sim.views import add_views
 
 
 class SimError(ConfigError):
@@ -159,6 +162,11 @@ class ArmSim:
         for body in spec.bodies:
             body.gravcomp = 1.0 if gravity_compensation else 0.0
         self._add_actuators(spec, natural_frequency, damping_ratio)
+        try:
+            #: The sphere the model's cameras frame (:mod:`two_bone_ik.sim.views`).
+            self.reach = add_views(spec, self.arm.base_frame, self.arm.tip_frame)
+        except ValueError as exc:
+            raise SimError(str(exc)) from None
         self.model = self._compiled(spec)
         self.data = mujoco.MjData(self.model)
         self._qpos_adr = np.array(
