@@ -210,3 +210,32 @@ def test_trajectory_points_at_the_period_with_zero_end_velocity():
     run(planner)
     (hold,) = planner.points()
     assert hold.time_from_start == PERIOD and hold.velocity == (0.0, 0.0)
+
+
+def test_hold_leaves_the_motion_for_where_the_arm_is_within_the_limits():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    planner.plan((2.0, -2.0))
+    samples = [planner.advance() for _ in range(60)]
+    # The arm is measured behind its command: the motion brakes and comes back to it.
+    measured = (samples[-1].position[0] - 0.3, samples[-1].position[1] + 0.2)
+    brake = planner.hold(measured)
+    assert brake.note == '' and brake.duration > 0.0
+    assert brake.position == pytest.approx(measured, abs=1e-12)
+    held = run(planner)
+    check_within_limits(held, LIMITS, start=samples[-1])
+    assert held[-1].position == pytest.approx(measured, abs=1e-12)
+    assert held[-1].velocity == (0.0, 0.0)
+
+
+def test_a_hold_that_would_pass_a_joint_limit_brakes_where_the_motion_is():
+    planner, bounds, samples = _at_speed_near_the_upper_limit()
+    planner.set_limits(LIMITS._replace(acceleration=(1.0, 6.0)))
+    brake = planner.hold((0.75, 0.45))  # braking toward it would overshoot 1.0: not queued
+    held = run(planner)
+    positions = np.array([s.position for s in samples + held])
+    for joint, (lo, hi) in enumerate(bounds):
+        assert positions[:, joint].min() >= lo and positions[:, joint].max() <= hi
+    # As ~/stop would: the note says it could not brake within the limits in force.
+    assert brake.note.startswith('braking')
+    assert held[-1].position == pytest.approx(brake.position, abs=1e-12)
+    assert held[-1].position != pytest.approx((0.75, 0.45), abs=1e-3)

@@ -71,7 +71,8 @@ def test_one_schema_every_name_once():
     assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
                        'command_rate', 'twist_timeout', 'transform_timeout', 'use_orientation',
-                       'approach_pitch', 'allow_reach_back'}
+                       'approach_pitch', 'allow_reach_back', 'goal_tolerance', 'path_tolerance',
+                       'goal_time', 'state_timeout'}
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 
@@ -116,3 +117,25 @@ def test_bad_override_raises_the_nodes_own_line(context):
               parameter_overrides=[Parameter('link_lengths', value=[1, 2])])
     assert str(info.value) == ('link_lengths: expected an array of 2 doubles (write 1.0, not 1), '
                                'got integer_array [1, 2]')
+
+
+class _ListNode(SchemaNode):
+
+    def __init__(self, **kwargs):
+        super().__init__('empty_list_test', **kwargs)
+        self.values = self.declare_schema([ParameterSpec('names', STRINGS, [], 'names')])
+
+
+def test_an_empty_list_default_keeps_its_type(context):
+    # rclpy would type an empty list as a byte array, and then refuse the string array given.
+    node = _ListNode(context=context, start_parameter_services=False)
+    try:
+        assert node.values == {'names': []}
+    finally:
+        node.destroy_node()
+    node = _ListNode(context=context, start_parameter_services=False,
+                     parameter_overrides=[Parameter('names', value=['elbow_joint'])])
+    try:
+        assert node.values == {'names': ['elbow_joint']}
+    finally:
+        node.destroy_node()

@@ -6,9 +6,10 @@ Each quick start is a marked code block (see ``readme_quick_starts``). Without a
   ``test_demo_scripts.py`` runs the scripts ``make demo`` runs);
 - the no-distro block runs for real, from the repository root, in this module's ROS domain
   (the block's ``ROS_DOMAIN_ID`` is replaced by it): the IK node and the sim start as written
-  in the background, ``two_bone_ik_target`` must exit 0 and print the joints, the sim's tip
-  must then settle on the target, the teleop's ``-h`` must work (its keys are tested in a real
-  terminal in ``test_nodes_teleop_command.py``) and ``kill -INT`` must end both nodes with 0;
+  in the background, ``two_bone_ik_target`` must exit 0 and print the joints and that the
+  arm arrived (as the README's sample shows), the sim's tip must then settle on the target,
+  the teleop's ``-h`` must work (its keys are tested in a real terminal in
+  ``test_nodes_teleop_command.py``) and ``kill -INT`` must end both nodes with 0;
 - the servo block without a distro runs the same way from a directory holding the README's
   ``my_arm.yaml``, its port replaced by an emulated Maestro: the Maestro must get the pulses of
   the YAML's calibration for the joints the tool printed.
@@ -30,6 +31,7 @@ import sys
 from bus_servo_emulators import FeetechEmulator
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
+from ik_client import values
 import pytest
 from readme_quick_starts import commands, demo_scripts, make_targets, plan
 from readme_quick_starts import quick_starts, readme_problems, REPO, save_files
@@ -51,6 +53,8 @@ import yaml
 
 README = (REPO / 'README.md').read_text()
 BLOCKS = quick_starts(README)
+#: The README's sample output of two_bone_ik_target (the text block after the no-distro one).
+BLOCKS_SAMPLE = README.split('answers like this', 1)[1].split('```text\n', 1)[1].split('```')[0]
 #: Seconds for a quick start's command to finish (generous: the machine is shared).
 TIMEOUT = 60.0
 #: How close the sim's measured tip must come to the target, m.
@@ -338,15 +342,20 @@ def _node_endpoints(probe, name):
     return {topic: types for topic, types in found.items() if topic not in standard}
 
 
-def wait_until_commands_are_heard(probe, diagnostics):
-    """Wait until the IK node reports a subscriber of its ``joint_commands`` (/diagnostics).
+def wait_until_commands_are_heard(probe, diagnostics, measured=True):
+    """Wait until the IK node reports a subscriber of its ``joint_commands`` (and a measurement).
 
-    Its own count of matched subscriptions, so a command it publishes from then on arrives.
+    Its own count of matched subscriptions (/diagnostics), so a command it publishes from then
+    on arrives; with ``measured``, the measured position it has taken from ``joint_states`` too,
+    so it can tell whether the arm gets there (a sim still starting up would make it
+    ``NOT_MONITORED``: the user of the README types the next line seconds later). A Maestro's
+    channels report nothing before their first command.
     """
     def heard(array):
         return any(status.name.endswith('two_bone_ik: motion') and
                    re.search(r'joint_commands: [1-9]', {
                        kv.key: kv.value for kv in status.values}.get('subscribers', ''))
+                   and (values(status)['measured_position'] != 'none' or not measured)
                    for status in array.status)
     diagnostics.wait_for(heard, timeout=TIMEOUT)
     probe.node.destroy_subscription(diagnostics.subscription)
@@ -393,7 +402,11 @@ def test_no_distro_exports_what_the_makefile_sets(no_distro):
     assert run.exports['ROS_DOMAIN_ID'].isdigit()
 
 
-def test_no_distro_target_is_reached_and_prints_the_joints(no_distro):
+#: The arrival line two_bone_ik_target prints (the README's sample has one).
+ARRIVED_LINE = r'^arrived: tool point (\d+\.\d) mm from the target \(measured\)$'
+
+
+def test_no_distro_target_is_reached_arrives_and_prints_the_joints(no_distro):
     run = no_distro[0]
     result = run.results['two_bone_ik_target']
     assert result.returncode == 0, f'{result.stdout}\n{result.stderr}\n{run.output()}'
@@ -401,6 +414,15 @@ def test_no_distro_target_is_reached_and_prints_the_joints(no_distro):
     joints = re.findall(r'^  (\w+) +([-+]\d+\.\d+)$', result.stdout, re.M)
     config = load_arm_config(REPO / 'config' / 'two_bone_ik.yaml')
     assert [name for name, _ in joints] == list(config.joint_names)
+    # The sim measured the arm there, within the shipped goal_tolerance (the tool point then
+    # within that many radians times the reach), as the README's sample says.
+    arrived = re.search(ARRIVED_LINE, result.stdout, re.M)
+    assert arrived, result.stdout
+    reach = sum(config.link_lengths)
+    tolerance = parameters_for_node(REPO / 'config' / 'two_bone_ik.yaml',
+                                    '/two_bone_ik').values['goal_tolerance']
+    assert float(arrived.group(1)) <= 1000 * sum(tolerance) * reach
+    assert re.search(ARRIVED_LINE, BLOCKS_SAMPLE, re.M), 'the README shows no arrival line'
 
 
 def test_no_distro_sim_follows_to_the_target(no_distro):
@@ -423,7 +445,8 @@ def test_no_distro_kill_ends_both_nodes_cleanly(no_distro):
 
 
 #: Rows of the README's table the quick start's node has no reason to have (none: it reads
-#: joint_states whether motion is planned or not, for a desktop arm's held roll).
+#: joint_states whether motion is planned or not: a desktop arm's held roll, and whether the arm
+#: got there).
 ONLY_WITH_MOTION_LIMITS = set()
 
 
@@ -465,7 +488,8 @@ def test_servo_quick_start_drives_the_servos_of_its_yaml(domain, probe, tmp_path
     with MaestroEmulator(tmp_path / 'ttyACM0') as device:
         run = QuickStartRun(steps, tmp_path, domain, tmp_path / 'logs', {port: str(device.path)})
         try:
-            run.run_until_stop(lambda: wait_until_commands_are_heard(probe, diagnostics))
+            run.run_until_stop(lambda: wait_until_commands_are_heard(probe, diagnostics,
+                                                                     measured=False))
             result = run.results['two_bone_ik_target']
             assert result.returncode == 0, f'{result.stdout}\n{result.stderr}\n{run.output()}'
             printed = dict(re.findall(r'^  (\w+) +([-+]\d+\.\d+)$', result.stdout, re.M))

@@ -14,6 +14,7 @@ from braking import check_brakes_forward
 import numpy as np
 import pytest
 
+from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.ik.status import LEVELS, NodeStatus
 from two_bone_ik.ik.target_frame import FrameTransform, multiply, rotate
 from two_bone_ik.motion.pacer import Pacer
@@ -63,14 +64,21 @@ class Sent:
         self.velocity = np.array(tick.command.velocity)
 
 
+#: Most periods a test lets the pacer run (a bug that streams for ever fails, never hangs).
+MAX_TICKS = 100_000
+
+
 def stream(session, clock, stall=lambda count: 0.0, until=None):
     """Run the pacer as the node wires it until the motion ends (or ``until(sent)``).
 
     ``stall(count)`` is extra simulated time a publish takes (a stalled machine).
     """
     sent = []
+    ticks = []
 
     def step():
+        ticks.append(1)
+        assert len(ticks) <= MAX_TICKS, 'the pacer never rests'
         tick = session.tick()
         if tick.command is not None:
             sent.append(Sent(clock(), tick))
@@ -181,11 +189,11 @@ def test_stop_brakes_forward_within_the_braking_distance(after):
 
 
 def test_stop_without_a_motion_and_without_limits():
-    session, _ = new_session()
+    session, clock = new_session()
     assert session.stop().message == 'nothing commanded yet: nothing to stop'
     reading = session.target('', *tip_target(0.4, 0.3)).result.readings  # the elbow-up pose
     shown = f'[{reading[0]:.6f}, {reading[1]:.6f}]'
-    stream(session, SimClock())
+    stream(session, clock)
     assert session.stop().message == f'at rest at {shown} rad, held until the next target'
 
     unlimited, _ = new_session(max_joint_velocity=[math.inf] * 2,
@@ -606,9 +614,12 @@ def test_a_target_or_stop_ends_the_jog():
     session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
     assert session.tick().more
     session.target('', 0.2, 0.2, 0.0)
-    assert not session.tick().more
+    assert session.tick().command is None and dict(session.jog_values())['jog'] == 'stopped'
     session.twist('', (0.05, 0.0, 0.0), (0.0, 0.0, 0.0))
     session.stop()
+    assert session.tick().command is None and dict(session.jog_values())['jog'] == 'stopped'
+    # The pacer rests once arrival is decided (nobody publishes joint_states here).
+    clock.now += 0.5
     assert not session.tick().more
 
 
@@ -689,6 +700,241 @@ def test_a_desktop_arm_from_parameters_alone():
                                atol=1e-9)
     # Limits that do not hold a value per joint are refused, naming the parameter.
     assert session.check({'joint_lower_limits': [-1.0, -1.0]}).startswith('joint_lower_limits')
+
+
+# -- arrival: motion_status, driven by the pacer -------------------------------------------------
+
+class FollowingArm:
+    """A simulated arm that reports ``joint_states`` once per period to the session.
+
+    Each joint goes straight to its last command (``blocked`` joints stay where they started,
+    ``silent`` joints are left out of the messages from then on).
+    """
+
+    def __init__(self, session, clock, blocked=(), position=(0.0, 0.0)):
+        self.session, self.clock = session, clock
+        self.names = session.joint_names
+        self.position = list(position)
+        self.blocked = set(blocked)
+        self.silent = set()
+
+    def command(self, position):
+        for index, name in enumerate(self.names):
+            if name not in self.blocked:
+                self.position[index] = position[index]
+
+    def report(self):
+        names = [n for n in self.names if n not in self.silent]
+        values = [p for n, p in zip(self.names, self.position) if n not in self.silent]
+        logs = self.session.measured(names, values, 0.0, self.clock())
+        assert self.silent or logs == ()
+
+
+def drive(session, clock, arm=None, answer=None, on_tick=None):
+    """Run the pacer as the node wires it, the arm (if any) reporting before each period.
+
+    Returns ``(sent, statuses)``: the commands streamed (:class:`Sent`) and every
+    ``motion_status`` as ``(name, values)`` (the answer's first, if given).
+    """
+    sent, statuses, ticks = [], [], []
+    if answer is not None:
+        statuses += [(text.split(':')[0], dict(values, message=text))
+                     for _, text, values in map(session.motion_status, answer.motion)]
+        if arm is not None and answer.command is not None:
+            arm.command(answer.command.position)
+
+    def step():
+        ticks.append(1)
+        assert len(ticks) <= MAX_TICKS, 'the pacer never rests'
+        if arm is not None:
+            arm.report()
+        tick = session.tick()
+        statuses.extend((text.split(':')[0], dict(values, message=text))
+                        for _, text, values in map(session.motion_status, tick.motion))
+        if tick.command is not None:
+            if tick.command.velocity is not None:
+                sent.append(Sent(clock(), tick))
+            if arm is not None:
+                arm.command(tick.command.position)
+        if on_tick is not None:
+            on_tick(len(ticks))
+        pacer.set_period(tick.period)
+        return tick.more
+
+    pacer = Pacer(step, session.period, clock=clock, sleep=clock.sleep, thread=False)
+    pacer.run_burst()
+    return sent, statuses
+
+
+def test_an_arm_that_follows_is_moving_once_then_arrived():
+    session, clock = new_session()
+    arm = FollowingArm(session, clock)
+    arm.report()
+    goal = tip_target(1.2, -0.8)
+    answer = session.target('', *goal, stamp=1_700_000_000_250_000_000)
+    assert answer.wake and dict(session.status(answer)[2])['arrival'] == 'MOVING'
+    sent, statuses = drive(session, clock, arm, answer)
+    assert [name for name, _ in statuses] == ['MOVING', 'ARRIVED']
+    moving, arrived = (values for _, values in statuses)
+    assert moving['code'] == '20' and arrived['code'] == '21'
+    assert moving['target_id'] == arrived['target_id'] == '1700000000.250000000'
+    assert float(arrived['tool_error']) < 1e-9 and float(arrived['target_error']) < 1e-9
+    assert arrived['joint_errors'] == 'shoulder_joint: +0.000000, elbow_joint: +0.000000'
+    assert arrived['measured_tool_point'] == arrived['tool_point'] == (
+        '[' + ', '.join(f'{v:.6f}' for v in goal) + ']')
+    assert len(sent) > 10  # a streamed motion, and the pacer rested after ARRIVED
+    assert dict(session.arrival_values())['arrival'] == 'ARRIVED'
+
+
+def test_a_blocked_joint_is_not_following_and_the_stream_stops_where_the_arm_is():
+    session, clock = new_session()
+    arm = FollowingArm(session, clock, blocked={'elbow_joint'})
+    arm.report()
+    goal_readings = (1.2, -1.6)
+    answer = session.target('', *tip_target(*goal_readings))
+    sent, statuses = drive(session, clock, arm, answer)
+    assert [name for name, _ in statuses] == ['MOVING', 'NOT_FOLLOWING']
+    values = statuses[1][1]
+    assert values['code'] == '22'
+    # The elbow lagged by just over path_tolerance (0.5 rad) when the verdict came...
+    lag = float(values['joint_errors'].split('elbow_joint: ')[1])
+    assert 0.5 < abs(lag) < 0.5 + VELOCITY[1] * PERIOD * 2
+    # ...and the stream then stopped going to the goal: it came back, within the limits, to
+    # where the arm is, and rests there.
+    last = sent[-1]
+    assert list(last.velocity) == [0.0, 0.0]
+    assert last.position == pytest.approx(arm.position, abs=1e-9)
+    assert abs(last.position[1] - goal_readings[1]) > 1.0
+    check_real_time_velocity(sent)
+    check_motion_limits(sent)
+    assert not session.moving
+
+
+def test_a_joint_that_stops_reporting_is_not_following_and_holds_its_command():
+    session, clock = new_session()
+    arm = FollowingArm(session, clock)
+    arm.report()
+    answer = session.target('', *tip_target(1.2, -0.8))
+
+    def go_quiet(ticks):
+        if ticks == 20:
+            arm.silent.add('elbow_joint')
+    sent, statuses = drive(session, clock, arm, answer, on_tick=go_quiet)
+    assert [name for name, _ in statuses] == ['MOVING', 'NOT_FOLLOWING']
+    values = statuses[1][1]
+    assert values['message'].startswith('NOT_FOLLOWING: no joint_states for elbow_joint for 0.5')
+    assert values['joint_errors'].endswith('elbow_joint: unknown')
+    # Within state_timeout (+ a period) of the elbow's last report, then the stream holds: the
+    # shoulder where it was measured, the elbow at its command when the verdict came.
+    verdict_tick = 20 + round(0.5 / PERIOD)
+    assert len(sent) < verdict_tick + 200
+    assert sent[-1].position[0] == pytest.approx(arm.position[0], abs=1e-9)
+    check_motion_limits(sent)
+
+
+def test_nobody_on_joint_states_commands_as_before_and_says_not_monitored_once():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    goal = tip_target(0.4, 0.3)
+    answer = session.target('', *goal, stamp=12_000_000_007)
+    # The command goes out with the answer, as without arrival.
+    assert answer.command.position == pytest.approx(
+        session.solver.solve('', *goal).readings, abs=1e-12)
+    assert answer.command.velocity is None and not answer.moving
+    start = clock()
+    sent, statuses = drive(session, clock, answer=answer)
+    assert sent == []  # nothing more commanded
+    assert [(name, values['target_id']) for name, values in statuses] == [
+        ('MOVING', '12.000000007'), ('NOT_MONITORED', '12.000000007')]
+    assert statuses[1][1]['measured_tool_point'] == 'unknown'
+    assert statuses[1][1]['tool_error'] == 'unknown'
+    assert 0.5 <= clock() - start <= 0.5 + 2 * PERIOD  # state_timeout, then the pacer rests
+
+
+def test_without_motion_limits_a_step_arrives_and_a_silent_arm_is_held_where_measured():
+    session, clock = new_session(**UNLIMITED_MOTION)
+    arm = FollowingArm(session, clock)
+    arm.report()
+    answer = session.target('', *tip_target(0.4, 0.3))
+    _, statuses = drive(session, clock, arm, answer)
+    assert [name for name, _ in statuses] == ['MOVING', 'ARRIVED']
+    # The elbow's readings stop: NOT_FOLLOWING, and the shoulder is commanded where measured.
+    arm.silent.add('elbow_joint')
+    arm.blocked.add('shoulder_joint')
+    answer = session.target('', *tip_target(0.9, 0.1))
+    commanded = answer.command.position
+    held = []
+
+    def on_tick(_):
+        tick_command = session._motion.stream.last_command
+        held.append(tick_command)
+    _, statuses = drive(session, clock, arm, answer, on_tick=on_tick)
+    assert [name for name, _ in statuses] == ['MOVING', 'NOT_FOLLOWING']
+    assert held[-1] == pytest.approx((arm.position[0], commanded[1]), abs=1e-12)
+
+
+def test_stop_ends_the_targets_monitoring_and_follows_the_braking_end():
+    session, clock = new_session()
+    arm = FollowingArm(session, clock)
+    arm.report()
+    answer = session.target('', *tip_target(2.0, -1.5), stamp=5)
+    stopped = []
+
+    def stop_midway(ticks):
+        if ticks == 30:
+            stopped.append(session.stop())
+    sent, statuses = drive(session, clock, arm, answer, on_tick=stop_midway)
+    stop, = stopped
+    # Nothing more about the target: the braking end is the command followed now.
+    assert [(n, v['target_id']) for n, v in statuses] == [('MOVING', '0.000000005'),
+                                                          ('ARRIVED', 'stop')]
+    assert stop.wake and [(verdict.status.name, verdict.target_id)
+                          for verdict in stop.motion] == [('MOVING', 'stop')]
+    assert statuses[1][1]['tool_point'] != statuses[0][1]['tool_point']
+    assert len(sent) > 30 and list(sent[-1].velocity) == [0.0, 0.0]
+
+
+def test_a_jog_is_one_command():
+    session, clock = new_session()
+    arm = FollowingArm(session, clock)
+    arm.report()
+    first = session.twist('', (0.02, 0.0, 0.0), (0.0, 0.0, 0.0))
+    again = session.twist('', (0.02, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert [verdict.status.name for verdict in first.motion] == ['MOVING']
+    assert again.motion == ()
+    _, statuses = drive(session, clock, arm, first)
+    assert [(n, v['target_id']) for n, v in statuses] == [('MOVING', 'twist'),
+                                                          ('ARRIVED', 'twist')]
+
+
+def test_arrival_parameters_are_checked_and_applied_at_runtime():
+    session, clock = new_session()
+    assert session.check({'goal_tolerance': [0.1]}).startswith(
+        'goal_tolerance: expected 2 positive values in rad')
+    assert session.check({'state_timeout': 0.0}).startswith('state_timeout: expected')
+    assert session.check({'path_tolerance': [math.inf, 0.1], 'goal_time': 0.5}) is None
+    change = session.apply({'path_tolerance': [math.inf, 0.1], 'goal_time': 0.5})
+    assert change.logs[0].text == 'arrival: path_tolerance=(inf, 0.1), goal_time=0.5'
+    # The elbow may now lag 0.1 rad only.
+    arm = FollowingArm(session, clock, blocked={'elbow_joint'})
+    arm.report()
+    _, statuses = drive(session, clock, arm, session.target('', *tip_target(1.2, -1.6)))
+    lag = float(statuses[1][1]['joint_errors'].split('elbow_joint: ')[1])
+    assert statuses[1][0] == 'NOT_FOLLOWING' and 0.1 < abs(lag) < 0.2
+    with pytest.raises(ConfigError, match='goal_tolerance: expected 2'):
+        new_session(goal_tolerance=[0.1, 0.1, 0.1])
+
+
+def test_not_monitored_is_logged_once_not_per_command():
+    # A node with nobody on joint_states commands as before: one line says so, at info.
+    session, clock = new_session(**UNLIMITED_MOTION)
+    logs = []
+    for target in range(3):
+        session.target('', *tip_target(0.4, 0.3 + 0.1 * target))
+        for _ in range(60):
+            clock.sleep(PERIOD)
+            logs += session.tick().logs
+    assert [(line.severity, line.text.split(':')[0]) for line in logs] == [
+        ('info', 'motion_status NOT_MONITORED')]
 
 
 #: A desktop arm from parameters: the tool point 8 mm off the roll axis, so the roll moves it.
@@ -806,13 +1052,18 @@ def test_a_held_target_is_commanded_when_its_transform_comes():
     lookup = Frames()
     session, clock = framed_session(lookup)
     goal = tip_target(0.2, -0.7)
-    assert session.target('camera_link', *in_camera(goal)) is None
+    assert session.target('camera_link', *in_camera(goal), stamp=3_000_000_042) is None
     clock.now += 0.05
     assert session.frame_answers() == ()
     lookup.known['camera_link'] = CAMERA
     (answer,) = session.frame_answers()
     assert answer.result.status is NodeStatus.REACHED
     np.testing.assert_allclose(answer.command.position, (0.2, -0.7), atol=1e-9)
+    # motion_status follows it under its own stamp, the goal in base_frame.
+    (moving,) = map(session.motion_status, answer.motion)
+    values = dict(moving[2])
+    assert (values['status'], values['target_id']) == ('MOVING', '3.000000042')
+    assert values['tool_point'] == '[' + ', '.join(f'{v:.6f}' for v in goal) + ']'
 
 
 @pytest.mark.parametrize('newer', ['target', 'twist', 'stop'])

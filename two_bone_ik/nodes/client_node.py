@@ -25,6 +25,7 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.client.ik_answer import answer_from_status, EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from two_bone_ik.client.ik_answer import IkAnswer, JointPositions
+from two_bone_ik.client.motion_answer import motion_answer_from_status, MotionAnswer
 from two_bone_ik.nodes import interrupt_held
 from two_bone_ik.nodes.node_runner import rcl_error_text
 
@@ -96,6 +97,11 @@ def answer_of(msg: DiagnosticStatus) -> IkAnswer:
     """Return the :class:`IkAnswer` an ``ik_status`` message says."""
     level = msg.level if isinstance(msg.level, int) else int.from_bytes(msg.level, 'little')
     return answer_from_status(level, msg.message, {kv.key: kv.value for kv in msg.values})
+
+
+def motion_answer_of(msg: DiagnosticStatus) -> MotionAnswer:
+    """Return the :class:`MotionAnswer` a ``motion_status`` message says."""
+    return motion_answer_from_status(msg.message, {kv.key: kv.value for kv in msg.values})
 
 
 def joint_positions(msg: JointState) -> JointPositions:

@@ -9,18 +9,19 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
   ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
-  ``joint_states`` (best effort; where the first motion starts, and where a desktop arm's
-  held roll is before the first command) and, when ``robot_description_topic`` is set, the
-  URDF on that topic (transient local), and, with tf2_ros installed, ``/tf`` and
-  ``/tf_static`` for targets from other frames;
+  ``joint_states`` (best effort; where the first motion starts, where a desktop arm's held
+  roll is before the first command, and whether the arm got there) and, when
+  ``robot_description_topic`` is set, the URDF on that topic (transient local), and, with
+  tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
   ``command_rate`` from a pacer thread when any motion limit is finite;
 - publishes ``reachable`` (std_msgs/Bool, latched) and ``ik_status``
   (diagnostic_msgs/DiagnosticStatus, built only while a subscriber is matched) per target,
-  ``ik_markers`` (visualization_msgs/MarkerArray, latched, at most 10 Hz) and ``/diagnostics``
-  once a second;
+  ``motion_status`` (diagnostic_msgs/DiagnosticStatus, per command: MOVING, then ARRIVED or why
+  not; built only while a subscriber is matched), ``ik_markers``
+  (visualization_msgs/MarkerArray, latched, at most 10 Hz) and ``/diagnostics`` once a second;
 - serves ``~/stop`` (std_srvs/Trigger): brake within the limits and hold.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.yaml`` or
@@ -154,6 +155,8 @@ class IkNode(SchemaNode):
                                                     event_callbacks=quiet)
         self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE,
                                                  event_callbacks=quiet)
+        self._motion_pub = self.create_publisher(DiagnosticStatus, 'motion_status', _RELIABLE,
+                                                 event_callbacks=quiet)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE,
                                                       event_callbacks=quiet)
         # Latched, so an RViz that starts later still gets the last picture.
@@ -192,7 +195,7 @@ class IkNode(SchemaNode):
         self._held.due()
 
     def _target_answer(self, answer) -> None:
-        self._publish(answer.command, answer.trajectory, answer.wake)
+        self._publish(answer.command, answer.trajectory, answer.wake, motion=answer.motion)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
 
@@ -215,7 +218,7 @@ class IkNode(SchemaNode):
         linear, angular = twist.linear, twist.angular
         answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
                                      (angular.x, angular.y, angular.z))
-        self._publish(None, None, answer.wake)
+        self._publish(None, None, answer.wake, motion=answer.motion)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
         self._held.due()
@@ -230,9 +233,10 @@ class IkNode(SchemaNode):
     def _subscribe_to_measured_state(self) -> None:
         """Read ``joint_states`` (once; from the start, planned motion or not).
 
-        A planned motion starts from the measured position, and a desktop arm holds its roll
-        where the arm is before the first command. Best effort, so it matches both reliable
-        publishers and sensor-QoS ones (hardware drivers).
+        A planned motion starts from the measured position, a desktop arm holds its roll
+        where the arm is before the first command, and ``motion_status`` says from it whether
+        the arm got there. Best effort, so it matches both reliable publishers and sensor-QoS
+        ones (hardware drivers).
         """
         if self._state_sub is None:
             self._state_sub = self.create_subscription(
@@ -247,7 +251,7 @@ class IkNode(SchemaNode):
     def _on_stop(self, request, response):
         """Service ``~/stop``: brake within the limits and hold; say where."""
         answer = self._session.stop()
-        self._publish(None, answer.trajectory, answer.wake)
+        self._publish(None, answer.trajectory, answer.wake, motion=answer.motion)
         response.success = True
         response.message = answer.message
         self.get_logger().info(f'~/stop: {answer.message}')
@@ -268,8 +272,13 @@ class IkNode(SchemaNode):
 
     # -- outputs ------------------------------------------------------------------------------
 
-    def _publish(self, command, trajectory, wake: bool, thread: str = 'executor') -> None:
-        """Publish a command on every command output and a trajectory; start streaming."""
+    def _publish(self, command, trajectory, wake: bool, thread: str = 'executor',
+                 motion=()) -> None:
+        """Publish a command, a trajectory and motion statuses; start streaming (or checking)."""
+        if motion and self._motion_pub.get_subscription_count():
+            for level, text, values in map(self._session.motion_status, motion):
+                self._motion_pub.publish(diagnostic_status(
+                    level, self._status_name, text, self._base_frame, values))
         if command is not None:
             self._command(command, self._joint_msgs[thread])
         if trajectory is not None and self._trajectory_pub is not None:
@@ -294,7 +303,7 @@ class IkNode(SchemaNode):
         """Publish the next sample of the motion (pacer thread); return whether more follow."""
         tick = self._session.tick()
         try:
-            self._publish(tick.command, tick.trajectory, False, 'pacer')
+            self._publish(tick.command, tick.trajectory, False, 'pacer', tick.motion)
         except RuntimeError:
             return False  # rcl's "context is invalid": a signal shut the node down meanwhile
         self._pacer.set_period(tick.period)

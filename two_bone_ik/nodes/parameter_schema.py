@@ -147,6 +147,32 @@ MOTION_PARAMETERS = (
         'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
 )
 
+#: Whether the arm got there: the rules of the IK node's motion_status.
+ARRIVAL_PARAMETERS = (
+    ParameterSpec(
+        'goal_tolerance', DOUBLES, [0.02, 0.02],
+        "Per joint, how close (rad) the measured readings must come to a command's final "
+        'position for ARRIVED. The default fits any number of joints.',
+        'one positive finite value per joint', read_only=False, length=JOINTS),
+    ParameterSpec(
+        'path_tolerance', DOUBLES, [0.5, 0.5],
+        'Per joint, how far (rad) the measured readings may lag the streamed command of a '
+        'planned motion before NOT_FOLLOWING (the stream stops; the arm holds where it is); '
+        '.inf: not checked. The default fits any number of joints.',
+        'one positive value per joint, .inf allowed', read_only=False, length=JOINTS),
+    ParameterSpec(
+        'goal_time', DOUBLE, 2.0,
+        "Seconds after a command's end (its last streamed sample, or the command itself "
+        'without motion planning) within which the readings must be within goal_tolerance; '
+        "then GOAL_MISSED. 0: no limit (as joint_trajectory_controller's goal_time).",
+        '0 to 3600 s', read_only=False, bounds=(0.0, 3600.0)),
+    ParameterSpec(
+        'state_timeout', DOUBLE, 0.5,
+        'Seconds without joint_states for a commanded joint after which the arm is '
+        'NOT_FOLLOWING (NOT_MONITORED when none came for any).', '0.01 to 60 s',
+        read_only=False, bounds=(0.01, 60.0)),
+)
+
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
 IK_PARAMETERS = (
     ParameterSpec(
@@ -246,6 +272,11 @@ SIM_PARAMETERS = (
         'The camera of the model the pictures are taken with: front_side (in front of the arm, '
         'to its right, above), side (from -y) or top; each frames the whole reach.',
         'a camera of the model'),
+    ParameterSpec(
+        'blocked_joints', STRINGS, [],
+        'Simulated joints held where they start whatever is commanded (their actuators hold '
+        'their position), as by an obstacle: for tests and demos of an arm that does not '
+        'follow. Empty: none.', 'names of simulated joints'),
 )
 
 
@@ -253,7 +284,7 @@ def ik_parameters():
     """Specs of the IK node, arm parameters first, with their read-only flags for it."""
     arm = tuple(spec._replace(read_only=spec.name not in IK_RUNTIME_ARM_PARAMETERS)
                 for spec in ARM_PARAMETERS)
-    return arm + IK_PARAMETERS + MOTION_PARAMETERS
+    return arm + IK_PARAMETERS + MOTION_PARAMETERS + ARRIVAL_PARAMETERS
 
 
 def names(specs) -> tuple:

@@ -173,11 +173,14 @@ def declare_parameters(node: Node, specs: Iterable[ParameterSpec],
             if problem:
                 raise ParameterError(problem)
         default = spec.default if defaults is None else defaults.get(spec.name, spec.default)
+        # rclpy types an empty list as a byte array: declare the type alone (unset until given).
+        empty = isinstance(default, list) and not default
         try:
-            parameter = node.declare_parameter(spec.name, default, spec.descriptor())
+            parameter = node.declare_parameter(
+                spec.name, Parameter.Type(spec.type_) if empty else default, spec.descriptor())
         except ParameterException as error:
             raise ParameterError(f'{spec.name}: ' + ' '.join(str(error).split())) from None
-        values[spec.name] = parameter.value
+        values[spec.name] = [] if parameter.type_ == Parameter.Type.NOT_SET else parameter.value
     return values
 
 

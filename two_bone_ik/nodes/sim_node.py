@@ -22,6 +22,9 @@ Topics (relative, so a namespace gives each arm its own set):
 - with ``viewer`` or ``camera_rate``, MuJoCo's viewer window and the ``camera/*`` topics, and
   subscribes ``target_pose`` to mark the target in them (:mod:`two_bone_ik.nodes.sim_render`).
 
+``blocked_joints`` names joints whose actuators hold their initial position whatever is
+commanded (an arm held by an obstacle: for tests and demos of the IK node's ``motion_status``).
+
 Trajectory times (``time_from_start``) are simulated seconds; a nonzero ``header.stamp`` is a
 time of the node's clock, mapped onto the simulated time at reception.
 
@@ -149,7 +152,7 @@ class SimNode(SchemaNode):
                 damping_ratio=settings['damping_ratio'],
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
-                initial_positions=initial)
+                initial_positions=initial, blocked_joints=list(settings['blocked_joints']))
         except ConfigError as error:  # SimError, UrdfError, ArmConfigError, ...
             raise ParameterError(str(error)) from None
         self._session = SimSession(sim, settings['real_time_factor'])
@@ -193,6 +196,9 @@ class SimNode(SchemaNode):
         kv = ', '.join(f'{v:.6g}' for v in sim.kv)
         extra = (f" (and off the chain: {', '.join(arm.extra_joints)})"
                  if arm.extra_joints else '')
+        blocked = sorted(sim.joint_names[index] for index in sim.blocked)
+        extra += f"; blocked (held whatever is commanded): {', '.join(blocked)}" if blocked else ''
+
         self.get_logger().info(
             f"ready: arm from {'its URDF' if from_urdf else 'its parameters'}: {arm.summary}, "
             f"joints {', '.join(arm.joint_names)}{extra}; kp [{kp}] N m/rad, kv [{kv}] "

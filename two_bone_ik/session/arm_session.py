@@ -5,9 +5,11 @@
 :class:`~two_bone_ik.session.commanded_motion.CommandedMotion`), the last command, the target
 statistics, which motion limits are in force (a URDF's velocity limits stand in for
 ``max_joint_velocity`` unless it is given), the status texts and ``/diagnostics`` reports,
-``~/stop``, the marker picture, and which parameter changes are accepted. It takes a monotonic
-clock and returns plain tuples (:mod:`two_bone_ik.session.outputs`); the node converts them to
-messages. Tests drive it directly, with a simulated clock and no DDS.
+``~/stop``, the marker picture, whether the arm got there (``motion_status``, see
+:mod:`two_bone_ik.session.arrival`: checked once per command period by the pacer while a command
+is followed), and which parameter changes are accepted. It takes a monotonic clock and returns
+plain tuples (:mod:`two_bone_ik.session.outputs`); the node converts them to messages. Tests
+drive it directly, with a simulated clock and no DDS.
 
 Threads: the node's executor calls everything but :meth:`ArmSession.tick`, which the pacer
 thread calls once per command period.
@@ -25,16 +27,20 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
-from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
 from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
 from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
+from two_bone_ik.session.arrival import ARRIVAL_PARAMETERS, arrival_settings, ArrivalMonitor
+from two_bone_ik.session.arrival import stamp_id
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.jog import Jog, twist_problem
-from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
+from two_bone_ik.session.motion_status import motion_status, tool_point_values
+from two_bone_ik.session.outputs import LogLine, MotionStatusReport, Report, StopAnswer
+from two_bone_ik.session.outputs import TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
 from two_bone_ik.session.target_frames import check_transform_timeout, Held, Moved
@@ -82,6 +88,11 @@ class Picture(NamedTuple):
     arm: int
     arm_shapes: Tuple[Shape, ...]
     target_shapes: Tuple[Shape, ...]
+
+
+def _continuous(bounds) -> Tuple[bool, ...]:
+    """Per joint, whether it is unlimited both ways (compared modulo a whole turn)."""
+    return tuple(lo == -math.inf and hi == math.inf for lo, hi in bounds)
 
 
 def _position_limits(solver: Optional[TargetSolver], joints: int):
@@ -134,6 +145,10 @@ class ArmSession:
         check_planner_available(limits, 'robot_description' if self._urdf_velocities(solver)
                                 else 'max_joint_velocity')
         self._bounds = _position_limits(solver, len(names))
+        self._arrival_values = {k: values[k] for k in ARRIVAL_PARAMETERS if k in values}
+        self._arrival = ArrivalMonitor(names, arrival_settings(self._arrival_values, len(names)),
+                                       clock, _continuous(self._bounds))
+        self._said_unmonitored = False  # whether the last verdict, NOT_MONITORED, was logged
         self._convention = self._convention_of(solver)
         self._motion = CommandedMotion(limits, self._bounds,
                                        check_command_rate(values['command_rate']),
@@ -302,21 +317,24 @@ class ArmSession:
         ``use_orientation`` (a planar arm ignores it). A target in another frame than
         ``base_frame`` is transformed into it first (at ``stamp``, ns; 0: the latest
         transform); when its transform is not there yet it is held and None returned: its
-        answer comes from :meth:`frame_answers`.
+        answer comes from :meth:`frame_answers`. ``stamp`` also names the command in
+        ``motion_status`` (``target_id``, see :func:`~two_bone_ik.session.arrival.stamp_id`).
         """
         self._supersede('a newer target')
         if self.solver is None or not needs_transform(frame_id, self.config.base_frame):
-            return self._target(frame_id, (x, y, z), orientation)
+            return self._target(frame_id, (x, y, z), orientation, stamp=stamp)
         outcome = self._frames.take(frame_id, (x, y, z), orientation, stamp)
         if outcome is None:
             return None
-        return self._framed(frame_id, (x, y, z), orientation, outcome)
+        return self._framed(frame_id, (x, y, z), orientation, outcome, stamp)
 
-    def _framed(self, frame_id: str, position, orientation, outcome) -> TargetAnswer:
+    def _framed(self, frame_id: str, position, orientation, outcome,
+                stamp: int = 0) -> TargetAnswer:
         """Answer a target from another frame: moved into base_frame, or refused (why)."""
         if isinstance(outcome, Moved):
-            return self._target(self.config.base_frame, outcome.position, outcome.orientation)
-        return self._target(frame_id, position, orientation, outcome)
+            return self._target(self.config.base_frame, outcome.position, outcome.orientation,
+                                stamp=stamp)
+        return self._target(frame_id, position, orientation, outcome, stamp)
 
     def _supersede(self, by: str) -> None:
         """Give up the target held for its transform (answered WRONG_FRAME): ``by`` came."""
@@ -324,7 +342,7 @@ class ArmSession:
         if held is not None:
             self._frame_answers.append(self._target(
                 held.frame_id, held.position, held.orientation,
-                f'superseded by {by} before its transform came ({held.reason})'))
+                f'superseded by {by} before its transform came ({held.reason})', held.stamp))
 
     @property
     def frames_pending(self) -> bool:
@@ -341,12 +359,16 @@ class ArmSession:
         done = self._frames.retry()
         if done is not None:
             held, outcome = done
-            answers.append(self._framed(held.frame_id, held.position, held.orientation, outcome))
+            answers.append(self._framed(held.frame_id, held.position, held.orientation, outcome,
+                                        held.stamp))
         return tuple(answers)
 
-    def _target(self, frame_id: str, position, orientation=None,
-                frame_reason: str = '') -> TargetAnswer:
-        """Solve and command a target (``frame_reason``: refused WRONG_FRAME, that is why)."""
+    def _target(self, frame_id: str, position, orientation=None, frame_reason: str = '',
+                stamp: int = 0) -> TargetAnswer:
+        """Solve and command a target (``frame_reason``: refused WRONG_FRAME, that is why).
+
+        ``stamp`` (ns) names the command in ``motion_status``.
+        """
         if self._jog.active:
             with self._jog_lock:
                 self._jog.stop()
@@ -357,7 +379,9 @@ class ArmSession:
             result, logs = self._solve(frame_id, position, orientation)
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
+        motion = ()
         if not result.rejected:
+            origin = self._commanded_now()
             try:
                 planned = self._motion.command(result.readings)
             except MotionError as error:
@@ -367,7 +391,10 @@ class ArmSession:
                 self._previous = result.readings
                 self._last_result = result
                 command, trajectory = planned.command, planned.trajectory
-                moving, remaining, wake = planned.moving, planned.remaining, planned.wake
+                moving, remaining = planned.moving, planned.remaining
+                motion = self._follow(stamp_id(stamp), result.readings, origin, moving,
+                                      result.position, '')
+                wake = True  # the pacer checks arrival, and streams a planned motion
         self._stats.record(result.status)
         commanded = result.status is not NodeStatus.MOTION_FAILED and not result.rejected
         self._last_target = (result.position, result.status,
@@ -376,7 +403,7 @@ class ArmSession:
         if result.rejected and result.status is not NodeStatus.MOTION_FAILED and \
                 self._throttle.allow(result.status):
             logs += (LogLine('warning', self.describe(result)),)
-        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs)
+        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, motion)
 
     def _failure_text(self, result, error) -> str:
         return (f'{NodeStatus.MOTION_FAILED.name}: target solved, but no motion to '
@@ -398,7 +425,8 @@ class ArmSession:
         solver = self.solver
         values = (solver or TargetSolver).values(result) + (
             ('moving', 'true' if answer.moving else 'false'),
-            ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
+            ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values() + (
+            self.arrival_values(result))
         text = self.describe(result)
         if self._jog.active:
             text += ('; jogging: sliding along the boundary, the jog point held on it'
@@ -429,8 +457,9 @@ class ArmSession:
         if not reason and len(names) != len(positions):
             reason = f'{len(names)} names but {len(positions)} positions'
         if not reason:
-            reason = self._motion.measured(
-                {str(name): float(value) for name, value in zip(names, positions)})
+            readings = {str(name): float(value) for name, value in zip(names, positions)}
+            self._arrival.measured(readings)  # joint by joint, whoever publishes which
+            reason = self._motion.measured(readings)
         if not reason:
             self._measured_stamp = max(self._measured_stamp, stamp)
         self._refusal = reason
@@ -451,22 +480,97 @@ class ArmSession:
         return ''
 
     def tick(self) -> Tick:
-        """Stream one command period (pacer thread): a jog's next point, then the stream."""
+        """One command period (pacer thread): arrival, a jog's next point, then the stream.
+
+        A ``NOT_FOLLOWING`` verdict ends the jog and holds the arm where it is measured (see
+        :meth:`CommandedMotion.hold`) before the stream moves on.
+        """
+        motion, logs, (held, hold_trajectory, _) = self._check_arrival()
         with self._jog_lock:
-            logs = self._jog_step()
+            logs += self._jog_step()
             jogging = self._jog.active
         tick = self._motion.tick()
-        if logs:
-            tick = tick._replace(logs=tick.logs + logs)
-        return tick._replace(more=True) if jogging else tick
+        return tick._replace(
+            command=tick.command or held, trajectory=tick.trajectory or hold_trajectory,
+            logs=tick.logs + logs, motion=motion,
+            more=tick.more or jogging or self._arrival.active)
 
     def stop(self) -> StopAnswer:
-        """``~/stop``: brake within the limits and hold until the next target (a jog ends)."""
+        """``~/stop``: brake within the limits and hold until the next target (a jog ends).
+
+        The command followed so far is no longer (nothing more is said about it); the braking
+        end is followed instead (``target_id`` ``stop``).
+        """
         self._supersede('~/stop')
         with self._jog_lock:
             self._jog.stop()
+        self._arrival.end()
         message, trajectory, wake = self._motion.stop()
-        return StopAnswer(message, trajectory, wake)
+        motion = ()
+        if self._motion.stream.last_command is not None:
+            motion = self._follow('stop', None, self._commanded_now(), wake, None,
+                                  'to rest where ~/stop brakes it')
+        return StopAnswer(message, trajectory, wake or bool(motion), motion)
+
+    # -- arrival --------------------------------------------------------------------------------
+
+    def _commanded_now(self) -> Tuple[float, ...]:
+        """Return what is commanded now: the last command, else the measured or initial."""
+        stream = self._motion.stream
+        return stream.last_command or stream.measured_position or self._motion.initial
+
+    def _follow(self, target_id: str, goal, origin, moving: bool, target, text: str):
+        """Follow a new command: return its ``MOVING`` verdict, in a tuple."""
+        return (self._arrival.command(target_id, goal, origin, self.planned, moving, target,
+                                      text),)
+
+    def motion_status(self, verdict) -> MotionStatusReport:
+        """Return a verdict's ``motion_status``: level, message, (key, value) pairs.
+
+        Built only when asked (the node asks while something subscribes): the tool points
+        cost more than the decision.
+        """
+        solver = self.solver
+        return motion_status(verdict, solver.geometry.tip_position if solver else None)
+
+    def _check_arrival(self):
+        """Check the command followed (pacer thread): ``(verdicts, logs, hold)``.
+
+        ``hold`` is what :meth:`CommandedMotion.hold` returned, or nothing to publish.
+        """
+        nothing = (None, None, False)
+        verdict = self._arrival.check(self._commanded_now(),
+                                      self._motion.moving or self._jog.active)
+        if verdict is None:
+            return (), (), nothing
+        logs = ()
+        line = f'motion_status {verdict.status.name}: {verdict.text}'
+        unmonitored = verdict.status is MotionStatus.NOT_MONITORED
+        if unmonitored and not self._said_unmonitored:  # (an arm without sensors: say it once)
+            logs = (LogLine('info', line),)
+        elif verdict.status in (MotionStatus.NOT_FOLLOWING, MotionStatus.GOAL_MISSED) and \
+                self._throttle.allow(('motion_status', verdict.status)):
+            logs = (LogLine('error', line),)
+        self._said_unmonitored = unmonitored
+        if verdict.status is not MotionStatus.NOT_FOLLOWING:
+            return (verdict,), logs, nothing
+        with self._jog_lock:
+            self._jog.stop()
+        return (verdict,), logs, self._motion.hold(verdict.measured)
+
+    def arrival_values(self, result=None) -> Tuple[Tuple[str, str], ...]:
+        """``ik_status``'s values about arrival: ``arrival`` and the tool points.
+
+        ``tool_point`` is that of ``result``'s readings when it has any (else of what is
+        commanded now), ``measured_tool_point`` that of the latest readings.
+        """
+        last = self._arrival.last_status
+        readings = getattr(result, 'readings', None)
+        if readings is None or not all(math.isfinite(v) for v in readings):
+            readings = self._commanded_now()
+        solver = self.solver
+        return (('arrival', 'none' if last is None else last.name),) + tool_point_values(
+            solver.geometry.tip_position if solver else None, readings, self._arrival.readings())
 
     # -- jogging --------------------------------------------------------------------------------
 
@@ -505,15 +609,18 @@ class ArmSession:
             if self._throttle.allow(('twist', status)):
                 logs = (LogLine('warning', f'target_twist refused: {problem or status.name}'),)
             return TargetAnswer(result, None, None, self.moving, 0.0, False, logs)
+        motion = ()
         with self._jog_lock:
             if not self._jog.active:
                 self._jog_result = None
+                motion = self._follow('twist', None, self._commanded_now(), True, None,
+                                      'jogging')
             self._jog.twist(linear, self._clock(), self._commanded_tip(), angular,
                             self._commanded_pitch())
             result = self._jog_result
             if result is None:
                 result, _ = self._solve('', self._jog.point)
-        return TargetAnswer(result, None, None, True, 0.0, True, ())
+        return TargetAnswer(result, None, None, True, 0.0, True, (), motion)
 
     def _jog_step(self) -> Tuple[LogLine, ...]:
         """Move the jog point on by one period and aim the motion at it (pacer thread)."""
@@ -607,6 +714,7 @@ class ArmSession:
         try:
             limits = self._limits_for(solver)
             initial_positions_for(self._initial_value, len(self._names_of(solver)))
+            arrival_settings(self._arrival_values, len(self._names_of(solver)))
         except ConfigError as error:
             raise ConfigError(f'robot_description: its arm has {len(self._names_of(solver))} '
                               f'joints, but {error}') from None
@@ -631,6 +739,8 @@ class ArmSession:
         if not brake and (names, bounds) == (self._motion.names, self._bounds):
             return None, False
         self._bounds = bounds
+        self._arrival.set_arm(names, _continuous(bounds))  # (it brakes: as ~/stop, unfollowed)
+        self._arrival.set_settings(arrival_settings(self._arrival_values, len(names)))
         return self._motion.new_arm(names, bounds, self._limits_for(solver),
                                     initial_positions_for(self._initial_value, len(names)))
 
@@ -651,6 +761,9 @@ class ArmSession:
                 check_twist_timeout(changes['twist_timeout'])
             if 'transform_timeout' in changes:
                 check_transform_timeout(changes['transform_timeout'])
+            arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
+            if arrival:
+                arrival_settings({**self._arrival_values, **arrival}, len(self.joint_names))
         except ConfigError as error:
             return str(error)
         return None
@@ -682,6 +795,13 @@ class ArmSession:
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))
+        arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
+        if arrival:
+            self._arrival_values.update(arrival)
+            settings = arrival_settings(self._arrival_values, len(self.joint_names))
+            self._arrival.set_settings(settings)
+            logs.append(LogLine('info', 'arrival: ' + ', '.join(
+                f'{name}={getattr(settings, name)!r}' for name in arrival)))
         arm_changes = {k: v for k, v in changes.items() if k in ARM_PARAMETERS}
         if arm_changes:
             solver = self._arm.use(self._arm.checked(arm_changes))

@@ -14,6 +14,8 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
 - joint ranges: the URDF's, narrowed by the arm's limits (finite ones, see
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
 - optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
+- blocked joints (for tests and demos of an arm that does not follow): their actuators ignore
+  every command and hold the position they started at, as a joint held by an obstacle would;
 - what it is seen with, which changes no physics: cameras framing the reach, a light, a sky
   (:func:`two_bone_ik.sim.views.add_views`).
 
@@ -108,6 +110,8 @@ class ArmSim:
     urdf : str, optional
         The user's robot description to simulate instead of a generated one, when ``arm`` is
         the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
+    blocked_joints : sequence of str, optional
+        Simulated joints whose actuators hold their initial position whatever is commanded.
 
     Raises
     ------
@@ -121,7 +125,7 @@ class ArmSim:
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
                  initial_positions: Optional[Sequence[float]] = None,
-                 urdf: Optional[str] = None):
+                 urdf: Optional[str] = None, blocked_joints: Sequence[str] = ()):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -139,6 +143,12 @@ class ArmSim:
                            f"{', '.join(self.arm.joint_names)}), got {list(initial_positions)!r}")
         #: Every simulated joint: the arm's, then those off the chain.
         self.joint_names = self.arm.joint_names + self.arm.extra_joints
+        unknown = [name for name in blocked_joints if name not in self.joint_names]
+        if unknown:
+            raise SimError(f"blocked_joints: no simulated joint named {', '.join(unknown)} "
+                           f"(the joints: {', '.join(self.joint_names)})")
+        #: Indices (in :attr:`joint_names`) of the joints that hold whatever is commanded.
+        self.blocked = frozenset(self.joint_names.index(name) for name in blocked_joints)
         try:
             spec = mujoco.MjSpec.from_string(self.arm.urdf)
         except ValueError as exc:
@@ -335,9 +345,10 @@ class ArmSim:
             ``{joint index in joint_names: position}``, rad (as in
             ``match_command(...).targets``); joints not mentioned keep their target. Positions
             go through :meth:`clamp_target`; a non-finite one raises before any is set.
+            Blocked joints keep their target.
         """
         clamped = {index: self.clamp_target(index, position)
-                   for index, position in targets.items()}
+                   for index, position in targets.items() if index not in self.blocked}
         for index, position in clamped.items():
             self.data.ctrl[self._actuators[index]] = position
 
