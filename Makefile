@@ -32,9 +32,11 @@ ROS_PKGS_kilted := ros-rclpy ros-std-msgs ros-geometry-msgs ros-sensor-msgs \
 # flake8 and the plugins ament_flake8 uses (its settings are in setup.cfg).
 LINT_PKGS := flake8 flake8-blind-except flake8-builtins flake8-class-newline \
 	flake8-comprehensions flake8-deprecated flake8-docstrings flake8-import-order flake8-quotes
-# Everything else: run, test, demo, the servo driver and the colcon (ROS distro) path.
+# Everything else: run, test, demo, the servo driver and the colcon (ROS distro) path; imageio
+# writes the rendered pictures and animations, python-xlib lets the tests see and close the
+# viewer's window in a virtual display (Xvfb).
 PY_PKGS := numpy pyyaml ruckig urdfdom-py xacro pytest hypothesis mujoco matplotlib pyserial \
-	dynamixel-sdk \
+	dynamixel-sdk imageio python-xlib \
 	colcon-common-extensions colcon-ros wheel $(LINT_PKGS)
 DEPS := $(ROS_PKGS_$(ROS_DISTRO)) $(PY_PKGS)
 

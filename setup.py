@@ -27,12 +27,13 @@ setup(
     install_requires=['setuptools'],
     extras_require={
         'ik': ['numpy', 'pyyaml', 'ruckig', 'urdfdom-py'],  # two_bone_ik_node (URDF arms)
-        'sim': ['numpy', 'pyyaml', 'urdfdom-py', 'mujoco'],  # two_bone_ik_sim
+        # two_bone_ik_sim and two_bone_ik_view (imageio: the picture of --render)
+        'sim': ['numpy', 'pyyaml', 'urdfdom-py', 'mujoco', 'imageio'],
         'servo': ['numpy', 'pyyaml', 'pyserial', 'dynamixel-sdk'],  # two_bone_ik_servo
         # What the launch files import (launch and launch_ros come from a ROS distro): the
         # params-file reader, and xacro for a urdf_file:=<...>.xacro.
         'launch': ['pyyaml', 'xacro'],
-        'demo': ['matplotlib'],  # make demo's pictures
+        'demo': ['matplotlib', 'imageio'],  # make demo's pictures and animations
     },
     zip_safe=True,
     maintainer='two_bone_ik maintainers',
@@ -48,6 +49,7 @@ setup(
             'two_bone_ik_servo = two_bone_ik.nodes.entry_points:servo_node',
             'two_bone_ik_target = two_bone_ik.nodes.client_entry_points:target_command',
             'two_bone_ik_teleop = two_bone_ik.nodes.client_entry_points:teleop_command',
+            'two_bone_ik_view = two_bone_ik.nodes.client_entry_points:view_command',
         ],
     },
 )

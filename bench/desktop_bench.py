@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Speed of the desktop solver beside the planar ``solve`` measured in the same run.
 
-Usage: python bench/desktop_bench.py [--rounds N] [--targets N]
+Usage: python bench/desktop_bench.py [--rounds N] [--targets N] [--peer-targets N]
+       [--ikpy-targets N] [--so101 PATH] [--no-peers]
 
 The arm is ``demo/desktop_arm.urdf`` (yaw + pair + pitch + roll) with its roll made fixed, so a
 4-joint yaw + pair + pitch arm, its joints made continuous (unlimited, like the planar case it
@@ -24,6 +25,15 @@ Each round times every case once, in turn, so a slow spell of a shared machine h
 alike; figures are medians over rounds and each ratio is the median of the per-round ratios to
 the planar solve timed in that round. Goal: a 4-joint position-only solve (pitch kept) within 3x
 the planar solve. A script, not a test.
+
+Then, beside the numeric solvers (``bench/desktop_peers.py``): the published SO-101 URDF
+(``--so101``, default ``../shared/arms/so101.urdf`` beside the repository; ``base_link`` ->
+``gripper_frame_link``) and the demo arm (``base_link`` -> ``tool``), approach pitch 0 and
+-pi/2, ``--peer-targets`` FK-sampled targets (2000), timed per target in one process,
+interleaved, with roboticstoolbox-python's ``ik_LM`` and ikpy (the first ``--ikpy-targets``
+only: it takes about 40 ms a target). Goals: ``solve``'s median at most half ``ik_LM``'s, its
+p99 at most 3x its own median; ``solve_batch`` of 2000 at most 2 us per target; every target
+reached.
 """
 
 import argparse
@@ -37,11 +47,14 @@ import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from two_bone_ik.arm.desktop_geometry import desktop_from_chain  # noqa: E402
 from two_bone_ik.arm.urdf_import import chain_from_urdf  # noqa: E402
 from two_bone_ik.solver import solve  # noqa: E402
 from two_bone_ik.solver.desktop import DesktopSolver  # noqa: E402
+
+import desktop_peers  # noqa: E402, I100
 
 DEMO_ARM = os.path.join(ROOT, 'demo', 'desktop_arm.urdf')
 WANTED = -0.5 * math.pi
@@ -62,13 +75,17 @@ def desktop_arm(roll: bool, tilt: bool = False):
 
 
 def targets(geometry, solver, rng, count, kept):
-    """Tool points of random poses; those reached at the wanted pitch (kept) or not."""
+    """Return tool points of random poses the arm faces with the roll held (at 0).
+
+    Those reached at the wanted pitch (kept) or not.
+    """
     out = []
     while len(out) < count:
         readings = rng.uniform(-math.pi, math.pi, len(geometry.joint_names))
         point = tuple(float(v) for v in geometry.tool_position(readings))
         solution = solver.solve_general(*point, approach_pitch=WANTED)
-        if solution.reachable and (abs(solution.approach_pitch - WANTED) < 1e-12) == kept:
+        if solution.reachable and solution.yaw_branch == 'facing' and not \
+                solution.roll_moved and (abs(solution.approach_pitch - WANTED) < 1e-12) == kept:
             out.append(point)
     return out
 
@@ -84,7 +101,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--rounds', type=int, default=9)
     parser.add_argument('--targets', type=int, default=2000)
+    parser.add_argument('--peer-targets', type=int, default=2000)
+    parser.add_argument('--ikpy-targets', type=int, default=2000)
+    parser.add_argument('--so101', default=os.path.join(ROOT, '..', 'shared', 'arms',
+                                                        'so101.urdf'))
+    parser.add_argument('--no-peers', action='store_true', help='only the planar comparison')
     args = parser.parse_args()
+    planar_cases(args)
+    if not args.no_peers:
+        peer_cases(args)
+
+
+def peer_cases(args) -> None:
+    """Time the desktop solver beside ik_LM and ikpy (see the module docstring)."""
+    arms = [('demo arm', DEMO_ARM, 'base_link', 'tool')]
+    if os.path.exists(args.so101):
+        arms.insert(0, ('SO-101 (published URDF)', args.so101, 'base_link',
+                        'gripper_frame_link'))
+    else:
+        print(f'\n{args.so101}: no such file, the SO-101 rows skipped (--so101 PATH)')
+    for name, path, base, tip in arms:
+        for wanted, label in ((0.0, '0'), (-0.5 * math.pi, '-pi/2')):
+            rows, skipped = desktop_peers.compare(path, base, tip, wanted, args.peer_targets,
+                                                  args.ikpy_targets)
+            desktop_peers.print_table(f'{name}, approach_pitch {label}', rows, skipped)
+
+
+def planar_cases(args) -> None:
+    """Time the desktop solver's cases beside the planar ``solve`` (see the module docstring)."""
     rng = np.random.default_rng(0)
     four = desktop_arm(roll=False)
     five = desktop_arm(roll=True)

@@ -28,7 +28,8 @@ import tempfile
 import time
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
+# This checkout, the process harness, and the demos' own modules (sim_pictures).
+sys.path[:0] = [str(REPO), str(REPO / 'test'), str(REPO / 'demo')]
 
 from ros_harness import isolate_ros_domain, NodeProcess  # noqa: E402,I100
 from ros_harness import spin_until, stop_processes, WaitTimeout  # noqa: E402
@@ -322,6 +323,49 @@ def _print_report(rows, totals, config, duration):
     width = max(len(k) for k, _ in summary)
     for key, value in summary:
         print(f'  {key:<{width}}  {value}')
+    print()
+    for line in _elbow_notes(rows):
+        print(line)
+
+
+#: Why the measured elbow is not the one asked, by the waypoint's IK status.
+_ELBOW_REASONS = {
+    'JOINT_LIMITED': 'no pose reaches the target within the joint limits; the closest one is '
+                     'on the other elbow (allow_elbow_flip: true)',
+    'ELBOW_FLIPPED': 'the asked elbow would break a joint limit (allow_elbow_flip: true)',
+}
+
+
+def _elbow_notes(rows):
+    """Return the lines that explain the table's 'elbow asked/measured' column."""
+    lines = [f"elbow asked/measured: asked is the IK node's elbow parameter (switched at "
+             f'waypoint {SWITCH_AT + 1});',
+             "  measured is the side the sim's elbow is on after the hold ('straight': the arm "
+             'stretched toward a target beyond reach).']
+    for number, row in enumerate(rows, start=1):
+        if row['measured_elbow'] not in (row['elbow'], 'straight'):
+            reason = _ELBOW_REASONS.get(row['status'], 'the IK node chose the other elbow')
+            lines.append(f"  {number}: asked {row['elbow']}, measured {row['measured_elbow']}: "
+                         f"{row['status']}: {reason}")
+    return lines
+
+
+def _label_waypoints(ax, rows):
+    """Mark each waypoint's target (one ring per place) and number it beside the ring.
+
+    Waypoints at the same target share one label (``1, 8``); the label sits outward from the
+    shoulder, off the arm's links, and the ring is drawn above the base so none is hidden.
+    """
+    places = {}
+    for number, row in enumerate(rows, start=1):
+        places.setdefault(tuple(round(c, 9) for c in row['target']), []).append(number)
+    for (u, v), numbers in places.items():
+        ax.plot([u], [v], 'o', markersize=7, markerfacecolor='none', markeredgecolor='k',
+                markeredgewidth=1.2, zorder=7)
+        norm = math.hypot(u, v) or 1.0
+        ax.annotate(', '.join(map(str, numbers)), (u, v), textcoords='offset points',
+                    xytext=(9 * u / norm, 9 * v / norm), fontsize=9, zorder=8,
+                    ha='left' if u >= 0.0 else 'right', va='bottom' if v >= 0.0 else 'top')
 
 
 def _draw(path, recorder, schedule, start, rows, config):
@@ -347,18 +391,18 @@ def _draw(path, recorder, schedule, start, rows, config):
             ax.scatter(*zip(*points), s=7, color=colour, zorder=3)
     trace = [uv for t, uv in recorder.tips if t >= start - 0.2]
     ax.plot(*zip(*trace), color='#1f4e9c', linewidth=1.2, zorder=4)
-    for number, row in enumerate(rows, start=1):
+    for row in rows:
         if row['joints'] is None:
             continue
         q1 = row['joints'][0]
         elbow = elbow_position(q1, l1)
-        colour = '#444444' if row['elbow'] == 'up' else '#b8590b'
+        # The elbow the sim's arm is on (the one asked when stretched straight).
+        side = row['elbow'] if row['measured_elbow'] == 'straight' else row['measured_elbow']
+        colour = '#444444' if side == 'up' else '#b8590b'
         ax.plot([0.0, elbow[0], row['tip'][0]], [0.0, elbow[1], row['tip'][1]], '-o',
                 color=colour, linewidth=2.2, markersize=4, alpha=0.75, zorder=5)
-        du, dv = row['target']
-        ax.annotate(str(number), (du, dv), textcoords='offset points', xytext=(5, 5),
-                    fontsize=9, zorder=6)
-    ax.plot([0.0], [0.0], 'ks', markersize=6, zorder=6)
+    ax.plot([0.0], [0.0], 'ks', markersize=5, zorder=5)
+    _label_waypoints(ax, rows)
     limit = 1.3 * outer
     ax.set_xlim(-limit, limit)
     ax.set_ylim(-limit, limit)
@@ -371,8 +415,10 @@ def _draw(path, recorder, schedule, start, rows, config):
         Line2D([], [], marker='o', linestyle='', color='#2a9d3f', label='target, reachable'),
         Line2D([], [], marker='o', linestyle='', color='#d62728', label='target, unreachable'),
         Line2D([], [], color='#1f4e9c', label='measured tip (MuJoCo)'),
-        Line2D([], [], color='#444444', linewidth=2.2, label='arm at waypoint, elbow up'),
-        Line2D([], [], color='#b8590b', linewidth=2.2, label='arm at waypoint, elbow down'),
+        Line2D([], [], marker='o', linestyle='', markerfacecolor='none', color='k',
+               label='waypoint (numbered)'),
+        Line2D([], [], color='#444444', linewidth=2.2, label='arm at waypoint (sim), elbow up'),
+        Line2D([], [], color='#b8590b', linewidth=2.2, label='arm at waypoint (sim), elbow down'),
     ], loc='lower left', fontsize=8, framealpha=0.9)
 
     def wrapped(samples):
@@ -428,6 +474,21 @@ def _draw(path, recorder, schedule, start, rows, config):
     plt.close(fig)
 
 
+def render_pictures(output, recorder, start, config):
+    """Render the run from the sim's camera: an animation and a still beside ``output``."""
+    from sim_pictures import render_run, rendered_line
+
+    def since_start(records):
+        return [(t - start, value) for t, value in records if t >= start]
+    targets = since_start((t, from_plane(u, v, config.plane)) for t, u, v in recorder.sent)
+    path = since_start((t, from_plane(u, v, config.plane)) for t, (u, v) in recorder.tips)
+    # The still marks the waypoints (the targets held), not each of the streamed ones.
+    held = [p for (_, p), (_, q) in zip(targets, targets[1:]) if p == q]
+    waypoints = [p for i, p in enumerate(held) if i == 0 or p != held[i - 1]]
+    print(rendered_line(output, render_run(config, since_start(recorder.states), output,
+                                           targets, path, still_targets=waypoints)))
+
+
 def run(params_file, output):
     """Run the demo; return the process exit code."""
     config = load_arm_config(params_file)
@@ -466,6 +527,7 @@ def run(params_file, output):
     _print_report(rows, totals, config, schedule.duration)
     _draw(output, recorder, schedule, start, rows, config)
     print(f'\npicture: {output}')
+    render_pictures(output, recorder, start, config)
     late = [str(n) for n, row in enumerate(rows, start=1) if row['error'] > SETTLED_TOLERANCE]
     if late:
         print(f'note: waypoint(s) {", ".join(late)} had not settled within '

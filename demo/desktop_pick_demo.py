@@ -44,7 +44,8 @@ import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
+# This checkout, the process harness, and the demos' own modules (sim_pictures).
+sys.path[:0] = [str(REPO), str(REPO / 'test'), str(REPO / 'demo')]
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
@@ -74,14 +75,17 @@ BOX = (0.17, -0.03, 0.0, 0.25, 0.03, 0.04)
 LINK_RADIUS = [0.0, 0.02, 0.02, 0.015, 0.015, 0.008]
 #: How high above the table (or the box's top) a grasp point is, m.
 GRASP = 0.015
-#: The grasp points, m: a row across in front of the arm on the table, one on the box, and
-#: one at the far edge of the table that the tool reaches only tilted from the vertical.
+#: The grasp points, m: a row across in front of the arm on the table, one on the box, one
+#: behind the arm that the yaw (limited to +-2.8 rad) cannot face, so the arm reaches back over
+#: its yaw axis (``ik_status`` ``yaw_branch`` ``back``), and one at the far edge of the table
+#: that the tool reaches only tilted from the vertical.
 TARGETS = ((0.20, -0.12, GRASP), (0.22, -0.08, GRASP), (0.21, 0.0, BOX[5] + GRASP),
-           (0.22, 0.08, GRASP), (0.20, 0.12, GRASP), (0.31, 0.06, GRASP))
+           (0.22, 0.08, GRASP), (0.20, 0.12, GRASP), (-0.28, 0.0, GRASP),
+           (0.31, 0.06, GRASP))
 #: Most the measured tool point may stray from a straight line it follows, m.
 LINE_TOLERANCE = 1e-3
 #: The table top drawn, m: x from, x to, y from, y to.
-TABLE = (-0.05, 0.36, -0.18, 0.18)
+TABLE = (-0.32, 0.36, -0.18, 0.18)
 #: The measured tool point counts as settled on its command within this (m) ...
 SETTLE_TOLERANCE = 5e-4
 #: ... for this many consecutive tip_pose messages (50 Hz).
@@ -155,6 +159,8 @@ class DemoResult(NamedTuple):
     tips: List[Tuple[float, Tuple[float, float, float]]]  # (time, tool point)
     failures: List[str]
     contacts: Optional[int] = None
+    #: For the rendered pictures: ``{'states': [(time, joints)], 'targets': [(time, goal)]}``.
+    recording: Optional[dict] = None
 
     @property
     def deviation(self) -> float:
@@ -189,6 +195,7 @@ class PickDriver:
         self.tips = probe.collect(PoseStamped, f'{ns}/tip_pose', deep)
         self.statuses = probe.collect(DiagnosticStatus, f'{ns}/ik_status', deep)
         self.diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
+        self.sent = probe.collect(PoseStamped, f'{ns}/target_pose', deep)  # for the pictures
         probe.wait_for_subscribers(self.target, timeout=TIMEOUT)
         for collector in (self.streamed, self.states, self.tips, self.statuses,
                           self.diagnostics):
@@ -282,10 +289,20 @@ def _pick_all(driver: PickDriver, targets):
     x, y, z = targets[0]
     driver.connect((x, y, z + HOVER))
     first = len(driver.tips)  # the path recorded from above the first target on
+    first_state, first_sent = len(driver.states), len(driver.sent)
     t0 = time.monotonic()
     picks = [_pick(driver, target) for target in targets]
     recorded = zip(driver.tips.times[first:], driver.tips.messages[first:])
-    return picks, [(t - t0, _point(msg)) for t, msg in recorded], driver.table_contacts()
+    return picks, [(t - t0, _point(msg)) for t, msg in recorded], driver.table_contacts(), \
+        _recording(driver, first_state, first_sent, t0)
+
+
+def _recording(driver: PickDriver, first_state: int, first_sent: int, t0: float) -> dict:
+    """Return the measured joints and the targets sent since ``t0``, for the pictures."""
+    return {'states': [(t - t0, tuple(m.position)) for t, m in zip(
+                driver.states.times[first_state:], driver.states.messages[first_state:])],
+            'targets': [(t - t0, _point(m)) for t, m in zip(
+                driver.sent.times[first_sent:], driver.sent.messages[first_sent:])]}
 
 
 def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoResult:
@@ -311,7 +328,8 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
     recorded, failures = drive_nodes(
         processes, domain_id, lambda probe: _pick_all(PickDriver(probe, chain, processes),
                                                       targets), 'desktop_pick_demo')
-    picks, tips, contacts = recorded if recorded is not None else ([], [], None)
+    picks, tips, contacts, recording = (recorded if recorded is not None
+                                        else ([], [], None, None))
     for pick in picks:
         if pick.touch.error > TOUCH_TOLERANCE:
             failures.append(f'target {pick.target}: touched {pick.touch.error * 1000:.2f} mm '
@@ -323,23 +341,25 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
     if recorded is not None and contacts != 0:
         failures.append(f'the sim counted {contacts} contact(s) of the arm with the table or '
                         'the box')
-    return DemoResult(picks, tips, failures, contacts)
+    return DemoResult(picks, tips, failures, contacts, recording)
 
 
 def _print_rows(result: DemoResult) -> None:
-    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'pitch [rad]':>11}  "
+    print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'yaw':<7} {'pitch [rad]':>11}  "
           f"{'touch error [mm]':>16}  {'hover error [mm]':>16}  {'off line [mm]':>13}")
-    print('-' * 107)
+    print('-' * 115)
     for number, pick in enumerate(result.picks, start=1):
         x, y, z = pick.target
         status = pick.touch.status
         print(f"{number:>2}  {x:+.3f}, {y:+.3f}, {z:+.3f}    {status.get('status', '?'):<17} "
+              f"{status.get('yaw_branch', '?'):<7} "
               f"{float(status.get('approach_pitch', 'nan')):>+11.3f}  "
               f'{pick.touch.error * 1000:>16.3f}  {pick.hover.error * 1000:>16.3f}  '
               f'{pick.deviation * 1000:>13.3f}')
     print(f'\nasked approach pitch {APPROACH_PITCH:+.3f} rad (straight down); each target '
           f'approached on the straight line from {HOVER * 1000:.0f} mm above, touched and left '
-          'on it; errors are the measured tool point (MuJoCo) from the target once settled')
+          'on it; errors are the measured tool point (MuJoCo) from the target once settled; '
+          'yaw: facing the target, or back (reaching back over the yaw axis)')
     print(f'largest distance of the measured tool point from a straight line it followed: '
           f'{result.deviation * 1000:.3f} mm (goal <= {LINE_TOLERANCE * 1000:g} mm)')
     print(f'contacts of the arm with the table or the box in the sim: {result.contacts} '
@@ -424,6 +444,18 @@ def draw(path, result: DemoResult) -> None:
     plt.close(fig)
 
 
+def render_pictures(output: Path, result: DemoResult) -> None:
+    """Render the run from the sim's camera: an animation and a still beside ``output``."""
+    from sim_pictures import render_run, rendered_line
+    from two_bone_ik.sim.simulated_arm import urdf_simulated_arm
+    arm = urdf_simulated_arm(URDF.read_text(), BASE, TIP)
+    recording = result.recording or {'states': [], 'targets': []}
+    # The picks fill a small part of the arm's reach, which the camera frames: rendered larger,
+    # so that the crop around them is a picture of a readable size.
+    print(rendered_line(output, render_run(arm, recording['states'], output,
+                                           recording['targets'], result.tips, scale=2.0)))
+
+
 def run(output, targets=TARGETS) -> DemoResult:
     """Run the demo: pick ``targets``, print the table, draw ``output``; return the result."""
     with tempfile.TemporaryDirectory() as log_dir:
@@ -432,6 +464,7 @@ def run(output, targets=TARGETS) -> DemoResult:
         _print_rows(result)
         draw(output, result)
         print(f'\npicture: {output}')
+        render_pictures(output, result)
     if result.failures:
         print('demo FAILED:\n  ' + '\n  '.join(result.failures), file=sys.stderr)
     else:

@@ -38,13 +38,9 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from two_bone_ik.arm.params_file import parameters_for_node
 from two_bone_ik.nodes.launch_support import declare_arguments, description_parameters
-from two_bone_ik.nodes.launch_support import full_node_name, written_description
+from two_bone_ik.nodes.launch_support import full_node_name, TF_REMAPPINGS, written_description
 
 PACKAGE = 'two_bone_ik'
-
-#: tf2 publishes and listens on the absolute /tf and /tf_static; relative names give each
-#: namespace (each arm) a TF tree of its own, and are the same topics without a namespace.
-TF_REMAPPINGS = [('/tf', 'tf'), ('/tf_static', 'tf_static')]
 
 
 def _installed(package):

@@ -49,7 +49,7 @@ from two_bone_ik.nodes.launch_support import end_launch_on_exit, forward_argumen
 from two_bone_ik.nodes.launch_support import (
     given_parameters, ik_node_parameters, include_launch_file)
 from two_bone_ik.nodes.launch_support import servo_overrides, sim_description_parameters
-from two_bone_ik.nodes.launch_support import written_description
+from two_bone_ik.nodes.launch_support import TF_REMAPPINGS, written_description
 
 PACKAGE = 'two_bone_ik'
 
@@ -117,6 +117,7 @@ def _nodes(context):
         package=PACKAGE,
         executable='two_bone_ik_node',
         name='two_bone_ik',
+        remappings=list(TF_REMAPPINGS),
         namespace=arguments['namespace'],
         parameters=[*ik_node_parameters(arguments['params_file'], _default_params(),
                                         bool(description), ik_node), given_parameters(

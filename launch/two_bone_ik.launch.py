@@ -42,7 +42,7 @@ from launch_ros.actions import Node
 from two_bone_ik.nodes.launch_support import command_outputs, declare_arguments
 from two_bone_ik.nodes.launch_support import description_parameters, end_launch_on_exit
 from two_bone_ik.nodes.launch_support import full_node_name, given_parameters, ik_node_parameters
-from two_bone_ik.nodes.launch_support import OUTPUTS
+from two_bone_ik.nodes.launch_support import OUTPUTS, TF_REMAPPINGS
 
 PACKAGE = 'two_bone_ik'
 
@@ -69,6 +69,7 @@ def _ik_node(context):
         package=PACKAGE,
         executable='two_bone_ik_node',
         name='two_bone_ik',
+        remappings=list(TF_REMAPPINGS),
         namespace=namespace,
         parameters=[*from_params_file, given_parameters(
             elbow=arguments['elbow'] or None,

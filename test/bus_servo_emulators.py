@@ -6,11 +6,14 @@ Written from the vendors' published protocols, not from the driver (sources in
 - :class:`FeetechEmulator`: Feetech's FT-SCS protocol (``FF FF ID LEN INSTR PARAMS CHK``,
   ``CHK = ~sum``) with PING, READ, WRITE, SYNC_READ (STS/SMS only) and SYNC_WRITE, the memory
   table entries the driver uses (Operating Mode 33, Torque Enable 40, Acceleration 41, Goal
-  Position 42, Goal Speed 46, Present Position 56), STS/SMS little-endian sign-magnitude
-  values or SCS big-endian unsigned ones; a packet with a bad checksum is ignored;
+  Position 42, Goal Speed 46, Present Position 56, Present Load 60, Present Voltage 62,
+  Present Temperature 63), STS/SMS little-endian sign-magnitude values or SCS big-endian
+  unsigned ones (Present Load sign-magnitude at bit 10 on both); a READ or SYNC_READ of any
+  address and length answers those table bytes; a packet with a bad checksum is ignored;
 - :class:`Dynamixel1Emulator`: ROBOTIS Protocol 1.0 (the same framing; no SYNC_READ) with the
   AX-12A control table (CW/CCW Angle Limit 6/8, Torque Enable 24, Goal Position 30, Moving
-  Speed 32, Present Position 36) and the status error bits (a bad checksum is answered with
+  Speed 32, Present Position 36, Present Load 40, Present Voltage 42, Present Temperature 43)
+  and the status error bits (a bad checksum is answered with
   the checksum error bit, a goal beyond the angle limits with the angle limit error bit).
 
 Both serve several servos on one bus (control tables as
@@ -162,8 +165,19 @@ class FeetechEmulator(BusEmulator):
     """Feetech STS/SMS (``series='sts'``, e.g. STS3215) or SCS servos on one bus."""
 
     ENTRIES = {'mode': (33, 1), 'torque': (40, 1), 'acceleration': (41, 1), 'goal': (42, 2),
-               'speed': (46, 2), 'present': (56, 2)}
+               'speed': (46, 2), 'present': (56, 2), 'load': (60, 2), 'voltage': (62, 1),
+               'temperature': (63, 1)}
     OVERLOAD = 0x20
+    OVERHEATING = 0x04
+    #: Present Load's direction bit (both series).
+    LOAD_SIGN_BIT = 10
+
+    def put_load(self, servo_id: int, tenths_of_percent: int) -> None:
+        """Set Present Load, 0.1 % units, negative: the direction bit (10) set."""
+        raw = abs(tenths_of_percent) | (1 << self.LOAD_SIGN_BIT if tenths_of_percent < 0 else 0)
+        address = self.ENTRIES['load'][0]
+        self.tables[servo_id][address:address + 2] = raw.to_bytes(
+            2, 'big' if self.BIG_ENDIAN else 'little')
 
     def __init__(self, path, positions: Dict[int, int], series: str = 'sts'):
         scs = series == 'scs'
@@ -177,7 +191,8 @@ class Dynamixel1Emulator(BusEmulator):
     """ROBOTIS AX-12A servos on one Protocol 1.0 bus (0-1023 over 300 degrees)."""
 
     ENTRIES = {'model': (0, 2), 'cw_limit': (6, 2), 'ccw_limit': (8, 2), 'torque': (24, 1),
-               'goal': (30, 2), 'speed': (32, 2), 'present': (36, 2)}
+               'goal': (30, 2), 'speed': (32, 2), 'present': (36, 2), 'load': (40, 2),
+               'voltage': (42, 1), 'temperature': (43, 1)}
     ANSWER_BAD_CHECKSUM = True
     TABLE_SIZE = 50
     MODEL_NUMBER = 12

@@ -538,7 +538,8 @@ class DynamixelEmulator(ServoTables):
     # (address, size) of the control table entries the emulator keeps.
     ENTRIES = {'model': (0, 2), 'mode': (11, 1), 'max_limit': (48, 4), 'min_limit': (52, 4),
                'torque': (64, 1), 'hardware_error': (70, 1), 'profile_acceleration': (108, 4),
-               'profile_velocity': (112, 4), 'goal': (116, 4), 'present': (132, 4)}
+               'profile_velocity': (112, 4), 'goal': (116, 4), 'load': (126, 2),
+               'present': (132, 4), 'input_voltage': (144, 2), 'temperature': (146, 1)}
     TABLE_SIZE = 148
     RESULT_FAIL, INSTRUCTION_ERROR, CRC_ERROR = 1, 2, 3
     DATA_LIMIT_ERROR, ACCESS_ERROR = 6, 7

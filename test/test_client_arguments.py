@@ -2,7 +2,7 @@
 
 import pytest
 
-from two_bone_ik.client.arguments import DEFAULT_TIMEOUT, parse_target_arguments
+from two_bone_ik.client.arguments import DEFAULT_TIMEOUT, DEFAULT_WAIT, parse_target_arguments
 from two_bone_ik.client.arguments import parse_teleop_arguments, TargetArguments
 from two_bone_ik.client.arguments import target_parser, teleop_parser
 from two_bone_ik.client.teleop_keys import BINDINGS, COMMANDS
@@ -18,12 +18,20 @@ def refused(parse, argv, capsys):
 
 def test_one_target_and_defaults():
     assert parse_target_arguments(['0.4', '0.2', '0']) == TargetArguments(
-        (0.4, 0.2, 0.0), None, '', '', None, None, DEFAULT_TIMEOUT)
+        (0.4, 0.2, 0.0), None, '', '', None, None, DEFAULT_TIMEOUT, DEFAULT_WAIT)
     # Negative coordinates are numbers, not options.
     args = parse_target_arguments(['-0.3', '-.2', '-1e-3', '--pitch', '-5E-1', '-n', 'left_arm',
                                    '--frame', 'base_link', '--timeout', '2.5'])
     assert args == TargetArguments((-0.3, -0.2, -0.001), None, 'base_link', 'left_arm', -0.5,
-                                   0.0, 2.5)
+                                   0.0, 2.5, DEFAULT_WAIT)
+
+
+def test_waiting_for_arrival():
+    assert DEFAULT_WAIT == 5.0
+    assert parse_target_arguments(['1', '2', '3', '--wait', '12']).wait == 12.0
+    assert parse_target_arguments(['1', '2', '3', '-w', '0.5']).wait == 0.5
+    assert parse_target_arguments(['1', '2', '3', '--no-wait']).wait is None
+    assert parse_target_arguments(['--path', 'p.csv']).wait is None  # a path never waits
 
 
 def test_one_of_pitch_and_roll_sets_the_other_to_zero():
@@ -49,6 +57,11 @@ def test_a_path():
     (['1', '2', '3', '--path', 'p.csv'], 'give either X Y Z or --path FILE, not both'),
     (['--path', 'p.csv', '--roll', '1'], "--pitch and --roll are for one target; a path's "
                                          'lines carry their own (t,x,y,z,pitch,roll)'),
+    (['1', '2', '3', '--wait', '0'], "argument -w/--wait: '0' is not a positive number"),
+    (['1', '2', '3', '--wait', '2', '--no-wait'], 'argument --no-wait: not allowed with '
+                                                  'argument -w/--wait'),
+    (['--path', 'p.csv', '--no-wait'], '--wait and --no-wait are for one target; a path does '
+                                       'not wait for arrival'),
 ])
 def test_refused_target_command_lines(argv, message, capsys):
     assert refused(parse_target_arguments, argv, capsys) == f'two_bone_ik_target: error: {message}'
@@ -58,6 +71,8 @@ def test_target_help_explains_the_tool():
     text = target_parser().format_help()
     for needed in ('target_pose', 'ik_status', 'joint_commands', 'exit status:', '  0  the '
                    'target was reached', '  1  answered', '  2  nobody answered',
+                   '  3  reached, but the arm did not arrive', 'motion_status', '--no-wait',
+                   'arrived: tool point N mm',
                    'Rz(yaw) Ry(-pitch) Rx(roll)', 'positive tilts the approach up',
                    't,x,y,z or t,x,y,z,pitch,roll', 'examples:', '--ros-args'):
         assert needed in text, needed

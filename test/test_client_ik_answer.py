@@ -2,7 +2,8 @@
 
 import math
 
-from two_bone_ik.client.ik_answer import answer_from_status, EXIT_NO_ANSWER, EXIT_NOT_REACHED
+from two_bone_ik.client.ik_answer import answer_from_status, EXIT_NO_ANSWER, EXIT_NOT_ARRIVED
+from two_bone_ik.client.ik_answer import EXIT_NOT_REACHED
 from two_bone_ik.client.ik_answer import EXIT_REACHED, path_exit_code, REACHED_CODES
 from two_bone_ik.client.ik_answer import target_exit_code
 from two_bone_ik.ik.status import LEVELS, NodeStatus, REJECTED, SOLVED
@@ -59,6 +60,11 @@ def test_exit_codes():
     assert target_exit_code(reached) == target_exit_code(flipped) == EXIT_REACHED == 0
     assert target_exit_code(clamped) == EXIT_NOT_REACHED == 1
     assert target_exit_code(None) == EXIT_NO_ANSWER == 2
+    # Waited for arrival: 0 only when reached and arrived; reached but not arrived 3; not
+    # reached stays 1 whatever the arm did.
+    assert target_exit_code(reached, arrived=True) == 0
+    assert target_exit_code(reached, arrived=False) == EXIT_NOT_ARRIVED == 3
+    assert target_exit_code(clamped, arrived=True) == target_exit_code(clamped, False) == 1
     assert path_exit_code([reached, flipped]) == 0
     assert path_exit_code([reached, clamped]) == 1
     assert path_exit_code([reached, None]) == 1

@@ -4,7 +4,7 @@ import dataclasses
 
 from two_bone_ik.client.ik_answer import answer_from_status, JointPositions
 from two_bone_ik.client.target_path import PathTarget
-from two_bone_ik.client.target_report import format_answer, summary_table
+from two_bone_ik.client.target_report import format_answer, orientation_note, summary_table
 
 
 def answer(code, name, level, tip_error, message=None):
@@ -62,3 +62,23 @@ def test_summary_without_any_tip_error():
     text = summary_table([PathTarget(0.0, 0.4, 0.2, 0.0)], [None])
     assert text.splitlines()[-2:] == ['statuses: no answer 1',
                                       'worst tip error: unknown (no answer gave one)']
+
+
+def test_an_orientation_the_node_did_not_use_is_said_with_how_to_use_it():
+    values = {'code': '0', 'status': 'REACHED', 'tip_error': '0.000000'}
+    unused = answer_from_status(0, 'REACHED: ...', {**values, 'use_orientation': 'false'})
+    assert unused.use_orientation is False
+    assert orientation_note(unused, '/so101/two_bone_ik') == (
+        "the orientation (--pitch/--roll) was not used: the node's use_orientation is false (it "
+        'approaches at its approach_pitch); to use it: ros2 param set /so101/two_bone_ik '
+        'use_orientation true, or use_orientation: true in its params file')
+    used = answer_from_status(0, 'REACHED: ...', {**values, 'use_orientation': 'true'})
+    assert used.use_orientation is True and orientation_note(used, '/two_bone_ik') == ''
+    silent = answer_from_status(0, 'REACHED: ...', values)  # a planar arm does not say
+    assert silent.use_orientation is None and orientation_note(silent, '/two_bone_ik') == ''
+    assert orientation_note(None, '/two_bone_ik') == ''
+
+
+def test_a_far_tip_error_is_printed_for_people():
+    far = answer(1, 'OUT_OF_REACH', 1, '100000000000000000000.000000')
+    assert 'tip_error: 1e+20 m\n' in format_answer(far)  # not twenty-one digits

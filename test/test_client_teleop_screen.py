@@ -7,7 +7,7 @@ import curses
 
 from two_bone_ik.client.ik_answer import answer_from_status
 from two_bone_ik.client.teleop_keys import Jog, key_help
-from two_bone_ik.client.teleop_screen import key_name, screen_lines
+from two_bone_ik.client.teleop_screen import key_name, screen_lines, ToolPoints
 
 
 def test_key_names():
@@ -26,8 +26,9 @@ def test_before_any_status():
                          'sending: nothing',
                          'status: none yet on /arm/ik_status',
                          'reachable: unknown']
-    assert lines[5:7] == ['', 'keys:']
-    assert '\n'.join(lines[7:]) + '\n' == key_help()
+    assert lines[5] == 'tool point (m): commanded unknown, measured unknown'
+    assert lines[6:8] == ['', 'keys:']
+    assert '\n'.join(lines[8:]) + '\n' == key_help()
 
 
 def test_moving_with_a_status():
@@ -45,3 +46,23 @@ def test_moving_with_a_status():
     status = narrow[3:narrow.index('reachable: yes')]
     assert len(status) > 1 and all(len(line) <= 39 for line in status)
     assert ' '.join(line.strip() for line in status) == lines[3]
+
+
+def test_the_measured_tool_point_beside_the_commanded_one():
+    jog = Jog(0.02, 0.2)
+    answer = answer_from_status(0, 'REACHED: tip on the target', {
+        'code': '0', 'status': 'REACHED', 'tool_point': '[0.400000, 0.200000, 0.000000]',
+        'measured_tool_point': '[0.398123, 0.201456, 0.000000]', 'arrival': 'MOVING'})
+    lines = screen_lines(jog, '/target_twist', '/ik_status', answer, True)
+    assert lines[5] == ('tool point (m): commanded (0.400, 0.200, 0.000), measured '
+                        '(0.398, 0.201, 0.000) [MOVING]')
+    # A later motion_status's points (the teleop passes whichever came last).
+    later = ToolPoints((0.4, 0.2, 0.0), (0.4001, 0.2, 0.0), 'ARRIVED')
+    assert screen_lines(jog, '/t', '/s', answer, True, points=later)[5] == (
+        'tool point (m): commanded (0.400, 0.200, 0.000), measured (0.400, 0.200, 0.000) '
+        '[ARRIVED]')
+    unmeasured = answer_from_status(0, 'REACHED: x', {
+        'code': '0', 'tool_point': '[0.4, 0.2, 0.0]', 'measured_tool_point': 'unknown',
+        'arrival': 'none'})
+    assert screen_lines(jog, '/t', '/s', unmeasured, True)[5] == (
+        'tool point (m): commanded (0.400, 0.200, 0.000), measured unknown')

@@ -8,33 +8,27 @@ target, no contact with the table or the box in the sim, the recorded arm the UR
 picture written.
 """
 
-import importlib.util
 import math
 
+from demo_modules import load_demo
 import pytest
-from ros_harness import REPO_ROOT
 
 from two_bone_ik.arm.desktop_geometry import arm_from_description
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver.desktop import DesktopSolver
 
-
-def _load_demo():
-    spec = importlib.util.spec_from_file_location(
-        'desktop_pick_demo', REPO_ROOT / 'demo' / 'desktop_pick_demo.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-demo = _load_demo()
+demo = load_demo('desktop_pick_demo')
 
 
 @pytest.fixture(scope='module')
 def picked(tmp_path_factory):
-    """Run the demo on the first target (straight down) and the last (tilted); return it."""
+    """Run the demo on three targets and return it.
+
+    The first (straight down), the one behind the arm (reached back over the yaw axis) and
+    the last (tilted).
+    """
     output = tmp_path_factory.mktemp('desktop_demo') / 'demo_desktop.png'
-    targets = (demo.TARGETS[0], demo.TARGETS[-1])
+    targets = (demo.TARGETS[0], demo.TARGETS[-2], demo.TARGETS[-1])
     return demo.run(output, targets), targets, output
 
 
@@ -65,7 +59,10 @@ def test_the_commanded_pitch_is_the_reachable_one_nearest_straight_down(picked):
     pitches = [float(pick.touch.status['approach_pitch']) for pick in result.picks]
     assert pitches[0] == pytest.approx(demo.APPROACH_PITCH, abs=1e-6)  # 6 decimals sent
     # The far target cannot be touched pointing straight down: the nearest pitch that can.
-    assert pitches[1] > demo.APPROACH_PITCH + 0.01
+    assert pitches[2] > demo.APPROACH_PITCH + 0.01
+    # The one behind: the yaw cannot face it, the arm reaches back over its axis.
+    branches = [pick.touch.status['yaw_branch'] for pick in result.picks]
+    assert branches == ['facing', 'back', 'facing']
     for pick, pitch in zip(result.picks, pitches):
         solution = solver.solve(*pick.target, previous=pick.hover.command,
                                 approach_pitch=demo.APPROACH_PITCH)
@@ -81,3 +78,7 @@ def test_the_recorded_arm_is_the_urdfs_and_the_picture_is_written(picked):
         assert len(pick.touch.command) == 5
     assert output.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert output.stat().st_size > 20_000
+    # Rendered from the sim's camera too: the run animated, and a still.
+    animation, still = output.with_suffix('.gif'), output.with_name(f'{output.stem}_still.png')
+    assert animation.read_bytes()[:6] == b'GIF89a' and animation.stat().st_size > 20_000
+    assert still.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'

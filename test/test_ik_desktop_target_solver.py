@@ -67,7 +67,8 @@ def test_an_orientation_that_is_no_rotation_is_rejected_only_when_used():
 @pytest.mark.parametrize('target, options, status', [
     ((0.2, 0.0, 0.1), {}, NodeStatus.REACHED),
     ((0.6, 0.2, 0.3), {}, NodeStatus.OUT_OF_REACH),
-    ((-0.15, 0.01, 0.1), {}, NodeStatus.JOINT_LIMITED),
+    ((-0.15, 0.01, 0.1), {'allow_reach_back': False}, NodeStatus.JOINT_LIMITED),
+    ((-0.15, 0.01, 0.1), {}, NodeStatus.ELBOW_FLIPPED),  # reaching back, the elbow down
     ((0.25, 0.0, 0.05), {'use_orientation': True}, NodeStatus.APPROACH_ADJUSTED),
 ])
 def test_statuses_and_their_lines(target, options, status):
@@ -78,9 +79,16 @@ def test_statuses_and_their_lines(target, options, status):
     assert line.startswith(status.name + ': ') and '\n' not in line
     keys = [key for key, _ in solver.values(result)]
     expected = ['code', 'status', 'target_distance', 'tip_error', 'elbow', 'off_plane',
-                'solver_status', 'approach_pitch']
-    assert keys == expected + (['orientation_error'] if options else [])
+                'solver_status', 'approach_pitch', 'use_orientation', 'yaw_branch',
+                'roll_moved']
+    assert keys == expected + (['orientation_error'] if options.get('use_orientation') else [])
+    values = dict(solver.values(result))
+    assert values['yaw_branch'] == ('back' if target[0] < 0.0 and not options else 'facing')
+    assert values['roll_moved'] == 'false'
     assert dict(solver.values(result))['code'] == str(int(status))
+    # Whether the target's orientation was used: two_bone_ik_target says so when it was not.
+    assert dict(solver.values(result))['use_orientation'] == (
+        'true' if options.get('use_orientation') else 'false')
 
 
 def test_options_change_at_runtime():
@@ -113,7 +121,7 @@ def test_the_dropped_orientation_is_reported():
                           orientation=_quaternion(turn @ level))
     assert result.status is NodeStatus.REACHED
     assert result.orientation_error == pytest.approx(0.2, abs=1e-9)
-    assert 'orientation 0.2 rad from the asked one' in solver.describe(result)
+    assert 'orientation 0.200 rad from the asked one' in solver.describe(result)
 
 
 def test_a_previous_command_of_the_wrong_size_is_ignored():
@@ -121,3 +129,34 @@ def test_a_previous_command_of_the_wrong_size_is_ignored():
     assert solver.solve('', 0.2, 0.0, 0.1, previous=(0.0, 0.0)).status is NodeStatus.REACHED
     assert solver.solve('', 0.2, 0.0, 0.1,
                         previous=(0.0, math.nan, 0.0, 0.0, 0.0)).status is NodeStatus.REACHED
+
+
+#: An arm without a yaw: the pair and a pitch in the xz plane (targets off it are off the arm).
+FLAT = DesktopConfig(joint_names=('shoulder', 'elbow', 'wrist'), arm_shape='pair + pitch',
+                     plane='xz', link_lengths=(0.12, 0.10), tool_offset=(0.05, 0.0, 0.0))
+
+
+def test_an_arm_without_a_yaw_counts_a_target_within_the_tolerance_as_in_its_plane():
+    solver = DesktopTargetSolver.from_config(FLAT, desktop_geometry(FLAT))
+    within = solver.solve('', 0.2, -0.0004, 0.05)  # 0.4 mm off the plane, tolerance 1 mm
+    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+    assert within.error == pytest.approx(0.0004, abs=1e-12)
+    assert solver.describe(within).endswith(
+        "(the target 0.0004 m off the arm's plane, within out_of_plane_tolerance)")
+    beyond = solver.solve('', 0.2, -0.0015, 0.05)
+    assert (beyond.status, beyond.reachable) == (NodeStatus.OFF_PLANE, False)
+    assert solver.describe(beyond).startswith(
+        "OFF_PLANE: target 0.0015 m off the arm's plane, beyond out_of_plane_tolerance "
+        '(0.001 m); its projection commanded')
+    batch = solver._solver.solve_batch([[0.2, -0.0004, 0.05], [0.2, -0.0015, 0.05]])
+    assert [int(s) for s in batch.status] == [int(NodeStatus.REACHED), int(NodeStatus.OFF_PLANE)]
+    assert list(batch.reachable) == [True, False]
+
+
+def test_absurdly_far_is_the_planar_arms_rule_and_far_reads_in_people_numbers():
+    solver = _solver()
+    for xyz in ((1.01e100, 0.0, 0.0), (0.0, 0.0, 1.01e100)):
+        assert solver.solve('', *xyz).status is NodeStatus.INVALID_TARGET
+    assert solver.solve('', 0.0, 0.0, 0.99e100).status is NodeStatus.OUT_OF_REACH
+    far = solver.solve('', 1e20, 0.0, 0.0)
+    assert solver.describe(far).startswith('OUT_OF_REACH: target 1e+20 m beyond reach (0.')

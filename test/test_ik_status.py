@@ -3,7 +3,8 @@
 from diagnostic_msgs.msg import DiagnosticStatus
 
 from two_bone_ik.ik.status import (
-    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, LEVELS, NodeStatus, REJECTED, SOLVED)
+    category, CLAMPED, FROM_DESKTOP_STATUS, FROM_IK_STATUS, LEVELS, MOTION_FINAL, MOTION_LEVELS,
+    MotionStatus, NodeStatus, REJECTED, SOLVED)
 from two_bone_ik.nodes.diagnostics import level_byte
 from two_bone_ik.solver import IkStatus
 from two_bone_ik.solver.desktop_results import DesktopStatus
@@ -60,3 +61,24 @@ def test_categories_partition_the_statuses():
     assert category(NodeStatus.APPROACH_ADJUSTED) == 'solved'
     assert category(NodeStatus.OFF_PLANE) == 'clamped'
     assert category(NodeStatus.INVALID_TARGET) == 'rejected'
+
+
+#: docs/node.md's table of motion_status codes: code and the diagnostic level published.
+MOTION_TABLE = {
+    'MOVING': (20, DiagnosticStatus.OK),
+    'ARRIVED': (21, DiagnosticStatus.OK),
+    'NOT_FOLLOWING': (22, DiagnosticStatus.ERROR),
+    'GOAL_MISSED': (23, DiagnosticStatus.ERROR),
+    'NOT_MONITORED': (24, DiagnosticStatus.WARN),
+}
+
+
+def test_motion_status_numbers_and_levels_are_stable():
+    assert {s.name: (int(s), level_byte(MOTION_LEVELS[s])) for s in MotionStatus} == MOTION_TABLE
+    assert MOTION_FINAL == set(MotionStatus) - {MotionStatus.MOVING}
+
+
+def test_motion_status_codes_never_collide_with_ik_status_codes():
+    # A code names one outcome whichever topic carries it: no number (and no name) in both.
+    assert not {int(s) for s in MotionStatus} & {int(s) for s in NodeStatus}
+    assert not {s.name for s in MotionStatus} & {s.name for s in NodeStatus}

@@ -69,6 +69,26 @@ def test_invalid_target(xyz):
     assert DEFAULT.describe(result).startswith('INVALID_TARGET: target position (')
 
 
+def test_absurdly_far_is_beyond_1e100_m_from_the_origin_in_any_direction():
+    # The rule the README and docs/node.md state, applied alike along the plane and off it.
+    for xyz in ((1.01e100, 0.0, 0.0), (0.0, 0.0, -1.01e100), (0.8e100, 0.0, 0.8e100)):
+        result = DEFAULT.solve('', *xyz)
+        assert result.status is NodeStatus.INVALID_TARGET, xyz
+    assert DEFAULT.describe(DEFAULT.solve('', 0.0, 0.0, 1.01e100)) == (
+        'INVALID_TARGET: target position (0.000, 0.000, 1.01e+100) m is not finite, or more '
+        "than 1e+100 m from the origin of 'base_link'")
+    assert DEFAULT.solve('', 0.99e100, 0.0, 0.0).status is NodeStatus.OUT_OF_REACH
+    assert DEFAULT.solve('', 0.0, 0.0, 0.99e100).status is NodeStatus.OFF_PLANE
+
+
+def test_far_targets_say_how_far_in_numbers_people_read():
+    far = DEFAULT.solve('', 1e20, 0.0, 0.0)
+    assert DEFAULT.describe(far) == ('OUT_OF_REACH: target 1e+20 m beyond reach (0.550 m), '
+                                     'arm stretched toward it')
+    off = DEFAULT.solve('', 0.3, 0.2, 1e20)
+    assert DEFAULT.describe(off).startswith('OFF_PLANE: target 1e+20 m off the xy plane')
+
+
 def test_off_plane_solves_projection():
     result = DEFAULT.solve('', 0.3, 0.2, -0.003)
     assert (result.status, result.reachable) == (NodeStatus.OFF_PLANE, False)
@@ -76,18 +96,33 @@ def test_off_plane_solves_projection():
     assert result.off_plane == pytest.approx(-0.003)
     assert result.error == pytest.approx(0.003)
     np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
-    assert DEFAULT.describe(result).startswith('OFF_PLANE: target 0.0030 m off the xy plane')
-    # Within out_of_plane_tolerance (0.001 m) but off the plane: the tip, which stays in the
-    # plane, is not on the target, so never REACHED (it used to be).
-    within = DEFAULT.solve('', 0.3, 0.2, 0.001)
-    assert (within.status, within.reachable) == (NodeStatus.OFF_PLANE, False)
-    # On the plane up to rounding (1e-9 of the reach): reached.
+    assert DEFAULT.describe(result) == (
+        'OFF_PLANE: target 0.0030 m off the xy plane, beyond out_of_plane_tolerance (0.001 m); '
+        'its projection commanded (REACHED)')
+    # On the plane up to rounding (1e-9 of the reach): reached, nothing said of the plane.
     rounding = DEFAULT.solve('', 0.3, 0.2, 1e-10)
     assert (rounding.status, rounding.reachable) == (NodeStatus.REACHED, True)
-    assert DEFAULT.solve('', 0.3, 0.2, 1e-9).status is NodeStatus.OFF_PLANE
+    assert 'plane' not in DEFAULT.describe(rounding)
 
 
-def test_out_of_plane_tolerance_decides_between_off_plane_and_why_not():
+def test_within_out_of_plane_tolerance_a_target_counts_as_in_the_plane():
+    # 0.0004 m off the plane, inside the default 0.001 m: never OFF_PLANE (it used to say
+    # "OFF_PLANE: target 0.0004 m off the xy plane (tolerance 0.001 m)"). The status is the
+    # projection's, reachable with it, and tip_error and the text say how far off it is.
+    within = DEFAULT.solve('', 0.3, 0.2, 0.0004)
+    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+    assert within.error == pytest.approx(0.0004)
+    assert dict(DEFAULT.values(within))['tip_error'] == '0.000400'
+    assert DEFAULT.describe(within) == (
+        'REACHED: tip on the target, 0.361 m from the shoulder, elbow up (the target 0.0004 m '
+        'off the xy plane, within out_of_plane_tolerance)')
+    edge = DEFAULT.solve('', 0.3, 0.2, -0.001)
+    assert (edge.status, edge.reachable) == (NodeStatus.REACHED, True)
+    beyond = DEFAULT.solve('', 0.3, 0.2, 0.0011)
+    assert (beyond.status, beyond.reachable) == (NodeStatus.OFF_PLANE, False)
+
+
+def test_out_of_plane_tolerance_decides_between_off_plane_and_the_projections_status():
     # 0.002 m off the plane and 0.1 m beyond reach: within a 0.005 m tolerance the node says
     # why the in-plane part cannot be reached; with the default 0.001 m, OFF_PLANE.
     wide = TargetSolver(ArmConfig(out_of_plane_tolerance=0.005))
@@ -95,22 +130,23 @@ def test_out_of_plane_tolerance_decides_between_off_plane_and_why_not():
         result = solver.solve('', 0.65, 0.0, 0.002)
         assert (result.status, result.reachable) == (expected, False)
         assert result.error == pytest.approx(math.hypot(0.1, 0.002))
-    # Exactly solvable in the plane: OFF_PLANE at any tolerance, the tip is not on the target.
-    assert wide.solve('', 0.3, 0.2, 0.002).status is NodeStatus.OFF_PLANE
-    widest = TargetSolver(ArmConfig(out_of_plane_tolerance=10.0))
-    far = widest.solve('', 0.3, 0.2, 3.0)
-    assert (far.status, far.reachable) == (NodeStatus.OFF_PLANE, False)
+    assert wide.solve('', 0.3, 0.2, 0.002).status is NodeStatus.REACHED
+    assert wide.solve('', 0.3, 0.2, 0.006).status is NodeStatus.OFF_PLANE
+    # A tolerance of 0: on the plane to rounding only (1e-9 of the reach).
+    strict = TargetSolver(ArmConfig(out_of_plane_tolerance=0.0))
+    assert strict.solve('', 0.3, 0.2, 1e-10).status is NodeStatus.REACHED
+    assert strict.solve('', 0.3, 0.2, 1e-8).status is NodeStatus.OFF_PLANE
 
 
 @pytest.mark.parametrize('plane', ['xy', 'xz', 'yz'])
 def test_planes(plane):
     config = ArmConfig(plane=plane)
     solver = TargetSolver(config)
-    xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0005 * np.array(
+    xyz = np.array(from_plane(0.25, -0.3, plane)) + 0.0015 * np.array(
         ArmGeometry.from_config(ArmConfig(plane=plane)).normal)
     result = solver.solve('base_link', *xyz)
     assert (result.status, result.ik_status) == (NodeStatus.OFF_PLANE, IkStatus.REACHED)
-    assert result.off_plane == pytest.approx(0.0005)
+    assert result.off_plane == pytest.approx(0.0015)
     np.testing.assert_allclose(tip(result, config), (0.25, -0.3), atol=1e-12)
 
 

@@ -924,3 +924,23 @@ def test_every_ros2_launch_line_of_the_docs_names_declared_arguments():
         "sim.launch.py: rviz:=yes is not one of ['true', 'false']",
         "sim.launch.py: 'robot_description:=x' is not an argument it declares"]
     assert launch_line_problems(['arm.launch.py']) == ['arm.launch.py: no such launch file']
+
+
+def test_every_node_that_uses_tf_gets_the_namespaced_tf_topics():
+    # robot_state_publisher publishes the tree and the IK node's tf2 listener reads it: in a
+    # namespace both must use the same (relative) tf topics, or targets from other frames never
+    # find their transform.
+    users = {'robot_state_publisher', 'two_bone_ik_node'}
+    found = []
+    for file_name in PYTHON_FILES:
+        for call in _calls(_tree(file_name), 'Node'):
+            if _constant(_keyword(call, 'executable')) in users:
+                remappings = _keyword(call, 'remappings')
+                names = {n.id for n in ast.walk(remappings) if isinstance(n, ast.Name)} if (
+                    remappings is not None) else set()
+                found.append((file_name, _constant(_keyword(call, 'executable')),
+                              'TF_REMAPPINGS' in names))
+    assert {(f, e) for f, e, _ in found} >= {('display.launch.py', 'robot_state_publisher'),
+                                             ('two_bone_ik.launch.py', 'two_bone_ik_node'),
+                                             ('so101.launch.py', 'two_bone_ik_node')}
+    assert all(remapped for _, _, remapped in found), found

@@ -122,3 +122,20 @@ def test_the_first_motion_after_a_new_planner_is_sent_as_a_trajectory(change):
         stream.set_position_limits(((-1.0, 1.0), (-1.0, 1.0)))
     step = stream.goal((0.5, 0.5))
     assert step.command is None and step.new_trajectory
+
+
+def test_hold_without_limits_is_one_command_inside_the_joint_limits():
+    stream = CommandStream(MotionLimits(), ((-1.0, 1.0), (-INF, INF)), 100.0, (0.0, 0.0))
+    stream.goal((0.5, 3.0))
+    assert stream.hold((1.2, 2.0)) == ((1.0, 2.0), 0.0, True, '')
+    assert stream.last_command == (1.0, 2.0) and stream.tick() == (None, False)
+
+
+def test_hold_with_limits_streams_to_the_measured_position():
+    stream = CommandStream(LIMITS, FREE, 100.0, (0.0, 0.0))
+    stream.goal((2.0, 2.0))
+    for _ in range(50):
+        stream.tick()
+    position, duration, new, note = stream.hold((0.1, 0.2))
+    assert (position, new, note) == ((0.1, 0.2), True, '') and duration > 0.0
+    assert drain(stream)[-1].position == pytest.approx((0.1, 0.2), abs=1e-12)

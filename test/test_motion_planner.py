@@ -2,6 +2,7 @@
 
 import math
 
+from braking import check_brakes_forward
 import numpy as np
 import pytest
 
@@ -163,16 +164,22 @@ def test_goals_exactly_on_the_limits_never_sample_beyond_them():
             assert positions[:, joint].min() >= lo and positions[:, joint].max() <= hi, seed
 
 
-def test_stop_brakes_within_the_limits_and_holds():
+@pytest.mark.parametrize('after', [10, 50, 120])
+def test_stop_brakes_within_the_limits_and_holds(after):
     planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
     planner.plan((3.0, -3.0))
-    moving = [planner.advance() for _ in range(50)]
+    moving = [planner.advance() for _ in range(after)]
     speed = np.abs(moving[-1].velocity)
-    assert speed.max() > 1.0
+    assert speed.max() > 0.1
     where, duration, note = planner.stop()
     assert note == ''
     braking = run(planner)
     check_within_limits(braking, LIMITS, start=moving[-1])
+    # Each joint rests beyond where it was, in its direction of travel, within its braking
+    # distance (a stop planned as a move elsewhere, e.g. back to (0, 0), fails here).
+    at = moving[-1]
+    check_brakes_forward(at.position, at.velocity, at.acceleration, where,
+                         [s.velocity for s in braking], LIMITS.acceleration, LIMITS.jerk)
     assert braking[-1].position == pytest.approx(where, abs=1e-12)
     assert braking[-1].velocity == (0.0, 0.0)
     assert len(braking) * PERIOD == pytest.approx(duration, abs=PERIOD)
@@ -264,3 +271,32 @@ def test_every_new_motion_is_checked_before_it_starts():
     motion.checked_with = check  # already checked with it: not asked again
     planner.follow(motion, (0.0, 0.0))
     assert len(seen) == 2 and seen[0][1] == PERIOD
+
+
+def test_hold_leaves_the_motion_for_where_the_arm_is_within_the_limits():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    planner.plan((2.0, -2.0))
+    samples = [planner.advance() for _ in range(60)]
+    # The arm is measured behind its command: the motion brakes and comes back to it.
+    measured = (samples[-1].position[0] - 0.3, samples[-1].position[1] + 0.2)
+    brake = planner.hold(measured)
+    assert brake.note == '' and brake.duration > 0.0
+    assert brake.position == pytest.approx(measured, abs=1e-12)
+    held = run(planner)
+    check_within_limits(held, LIMITS, start=samples[-1])
+    assert held[-1].position == pytest.approx(measured, abs=1e-12)
+    assert held[-1].velocity == (0.0, 0.0)
+
+
+def test_a_hold_that_would_pass_a_joint_limit_brakes_where_the_motion_is():
+    planner, bounds, samples = _at_speed_near_the_upper_limit()
+    planner.set_limits(LIMITS._replace(acceleration=(1.0, 6.0)))
+    brake = planner.hold((0.75, 0.45))  # braking toward it would overshoot 1.0: not queued
+    held = run(planner)
+    positions = np.array([s.position for s in samples + held])
+    for joint, (lo, hi) in enumerate(bounds):
+        assert positions[:, joint].min() >= lo and positions[:, joint].max() <= hi
+    # As ~/stop would: the note says it could not brake within the limits in force.
+    assert brake.note.startswith('braking')
+    assert held[-1].position == pytest.approx(brake.position, abs=1e-12)
+    assert held[-1].position != pytest.approx((0.75, 0.45), abs=1e-3)

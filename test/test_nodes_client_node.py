@@ -5,6 +5,9 @@ Its node and spinning are exercised by the tools' own tests over DDS
 """
 
 import signal
+import subprocess
+import sys
+import textwrap
 
 from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
 import pytest
@@ -63,3 +66,28 @@ def test_interrupts_raise_whatever_was_set_before():
     finally:
         for signum, handler in saved.items():
             signal.signal(signum, handler)
+
+
+# A tool started with ``python -m`` holds Ctrl-C back from its package's first import
+# (two_bone_ik.nodes.hold_interrupts). Either way the hold kept it, run_client must end the tool
+# as interrupted: not run it, and not lose the interrupt.
+HELD_INTERRUPT = textwrap.dedent("""
+    import signal, sys
+    from two_bone_ik.nodes import hold_interrupts
+    from two_bone_ik.nodes.client_node import run_client
+    hold_interrupts()
+    if sys.argv[1] == 'noted':  # another thread took it: the hold's handler noted it
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+    else:  # blocked, pending
+        signal.raise_signal(signal.SIGINT)
+    ran = []
+    code = run_client('tool', [], lambda own: own, lambda args, ros: ran.append(1) or 0)
+    print(code, ran)
+""")
+
+
+@pytest.mark.parametrize('how', ['noted', 'pending'])
+def test_a_ctrl_c_held_back_at_start_interrupts_the_tool(how):
+    done = subprocess.run([sys.executable, '-c', HELD_INTERRUPT, how], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, '130 []\n', 'tool: interrupted\n')

@@ -224,14 +224,19 @@ def test_off_plane_target_solved_for_its_projection(arm):
     np.testing.assert_allclose(tip_xy(reply.q), (0.25, 0.2), atol=FK_TOLERANCE)
     assert reply.reachable is False
     assert (reply.name, reply.code, reply.status.level) == ('OFF_PLANE', 10, WARN)
-    assert reply.status.message.startswith('OFF_PLANE: target 0.0500 m off the xy plane')
+    assert reply.status.message.startswith('OFF_PLANE: target 0.0500 m off the xy plane, '
+                                           'beyond out_of_plane_tolerance (0.001 m)')
     assert float(reply.values['off_plane']) == pytest.approx(0.05)
     assert float(reply.values['tip_error']) == pytest.approx(0.05, abs=1e-6)
     assert reply.values['solver_status'] == 'REACHED'
 
-    # Within out_of_plane_tolerance (0.001 m): still not on the target, so never REACHED.
+    # Within out_of_plane_tolerance (0.001 m): in the plane, as the parameter says; never
+    # OFF_PLANE. tip_error and the text say how far off it the target is.
     within = arm.send(pose(0.25, 0.2, -0.0005))
-    assert (within.name, within.reachable) == ('OFF_PLANE', False)
+    assert (within.name, within.reachable) == ('REACHED', True)
+    assert within.status.message.endswith('(the target 0.0005 m off the xy plane, within '
+                                          'out_of_plane_tolerance)')
+    assert float(within.values['tip_error']) == pytest.approx(0.0005, abs=1e-6)
     np.testing.assert_allclose(tip_xy(within.q), (0.25, 0.2), atol=FK_TOLERANCE)
 
 
@@ -440,8 +445,8 @@ def test_unknown_parameter_rejected_in_words(arm):
     (result,) = arm.set_params(elbw='down')
     assert not result.successful
     assert result.reason.startswith(f'elbw: no such parameter on {arm.node_name} (its '
-                                    'parameters: allow_elbow_flip, approach_pitch, arm_shape, '
-                                    'base_frame, ')
+                                    'parameters: allow_elbow_flip, allow_reach_back, '
+                                    'approach_pitch, arm_shape, base_frame, ')
     assert ', elbow, ' in result.reason
 
 
@@ -695,10 +700,12 @@ def test_out_of_plane_tolerance_from_the_file_reaches_the_logic(custom, arm):
     assert (wide.name, wide.reachable) == ('OUT_OF_REACH', False)
     narrow = arm.send(pose(0.65, 0.0, 0.003))
     assert (narrow.name, narrow.reachable) == ('OFF_PLANE', False)
-    # A target the plane can reach exactly but 0.003 m off it: never REACHED.
+    # A target the plane can reach exactly, 0.003 m off it: in the plane for this arm (its
+    # tip_error says how far), OFF_PLANE for the default one.
     off = custom.send(pose(0.3, 0.2, 0.003, frame='arm_base'))
-    assert (off.name, off.reachable) == ('OFF_PLANE', False)
+    assert (off.name, off.reachable) == ('REACHED', True)
     assert float(off.values['tip_error']) == pytest.approx(0.003, abs=1e-9)
+    assert arm.send(pose(0.3, 0.2, 0.003)).name == 'OFF_PLANE'
 
 
 def test_multi_turn_joint_commands_the_turn_nearest_the_last_command(custom):

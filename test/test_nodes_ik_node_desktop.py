@@ -25,7 +25,7 @@ from urdf_arms import chain_tip, DESKTOP_4, DESKTOP_5
 JOINTS_4 = ['yaw_joint', 'shoulder_joint', 'elbow_joint', 'pitch_joint']
 JOINTS_5 = JOINTS_4 + ['roll_joint']
 #: Poses within the limits whose tool points lie forward of the yaw axis (where the arm faces
-#: targets; a tool point behind it is reached only by reaching back: JOINT_LIMITED).
+#: targets; a tool point behind it is reached by reaching back over the yaw axis).
 POSES_4 = [(-1.0, -0.2, 1.4, 0.6), (1.8, 0.6, 0.4, 0.2), (0.0, 0.0, 0.0, 0.0),
            (-0.6, 0.5, 0.6, 0.2)]
 TOLERANCE = 1e-9
@@ -178,3 +178,38 @@ def tool_pose(arm, readings):
                       m[1, 0] - m[0, 1])
     np.testing.assert_allclose(chain_pose.position, arm.tool(readings), atol=1e-12)
     return tuple(chain_pose.position), (x, y, z, w)
+
+
+def test_a_target_behind_is_reached_back_unless_reach_back_is_refused(arm):
+    # A tool point only the arm reaching back over its yaw axis reaches (found with the solver
+    # from the last command): REACHED or ELBOW_FLIPPED with yaw_branch back; allow_reach_back
+    # false at runtime: JOINT_LIMITED, the yaw facing; true again: back again.
+    from two_bone_ik.solver.desktop import DesktopSolver
+    solver = DesktopSolver(arm.geometry.model)
+    last = tuple(arm.at_rest().position)
+    rng = np.random.default_rng(2)
+    lower, upper = arm.geometry.lower_limits, arm.geometry.upper_limits
+    for _ in range(500):
+        readings = [float(rng.uniform(lo, hi)) for lo, hi in zip(lower, upper)]
+        goal = arm.tool(readings)
+        expected = solver.solve(*goal, previous=last)
+        if expected.yaw_branch == 'back' and expected.reachable:
+            break
+    assert expected.yaw_branch == 'back'
+    status, command = arm.send(pose(*goal))
+    assert (status['yaw_branch'], status['roll_moved']) == ('back', 'false'), status
+    assert status['status'] in ('REACHED', 'ELBOW_FLIPPED')
+    np.testing.assert_allclose(arm.tool(command.position), goal, rtol=0,
+                               atol=TOLERANCE * arm.geometry.reach[1])
+    name = f'{arm.ns}/two_bone_ik'
+    try:
+        results = arm.probe.set_parameters(name, {'allow_reach_back': False})
+        assert all(r.successful for r in results), [r.reason for r in results]
+        status, _ = arm.send(pose(*goal))
+        assert (status['status'], status['yaw_branch']) == ('JOINT_LIMITED', 'facing'), status
+        assert arm.reachable.messages[-1].data is False
+    finally:
+        results = arm.probe.set_parameters(name, {'allow_reach_back': True})
+        assert all(r.successful for r in results)
+    status, _ = arm.send(pose(*goal))
+    assert status['yaw_branch'] == 'back'

@@ -8,7 +8,9 @@ time: the same values the trajectory carries.
 """
 
 import math
+import time
 
+from braking import check_brakes_forward
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
@@ -164,8 +166,9 @@ def test_replanning_mid_motion_is_continuous(motion):
 
 
 def test_stop_brakes_within_the_limits_and_holds(motion):
-    start = len(motion.commands)
+    start, planned_at = len(motion.commands), len(motion.trajectories)
     motion.target.publish(pose(-0.3, -0.35))
+    planned = motion.trajectories.wait_for(lambda t: True, start=planned_at)
     motion.commands.wait_for_count(start + 20)
     reply = motion.probe.call(Trigger, '/motion/two_bone_ik/stop', Trigger.Request())
     assert reply.success
@@ -182,6 +185,18 @@ def test_stop_brakes_within_the_limits_and_holds(motion):
     data = np.array([c.data for c in motion.commands.messages[start:]])
     np.testing.assert_allclose(data[-1], where, atol=1e-6)
     assert not np.allclose(forward(*data[-1], *LINKS), (-0.3, -0.35), atol=1e-3)
+    # Where the stop came: the last command of the motion before the braking's first point,
+    # a point of the motion's trajectory (its velocity and acceleration there).
+    first = next(i for i, row in enumerate(data)
+                 if np.allclose(row, braking.points[0].positions, atol=1e-9))
+    points = np.array([p.positions for p in planned.points])
+    k = int(np.argmin(np.abs(points - data[first - 1]).max(axis=1)))
+    np.testing.assert_allclose(points[k], data[first - 1], atol=1e-9)
+    # Each joint rests beyond it, in its direction of travel, within its braking distance (a
+    # stop planned as a move elsewhere, e.g. back to (0, 0), fails here).
+    check_brakes_forward(points[k], planned.points[k].velocities,
+                         planned.points[k].accelerations, where,
+                         [p.velocities for p in braking.points], ACCELERATION, JERK, slack=1e-6)
 
 
 def test_diagnostics_show_the_motion(motion):
@@ -340,15 +355,15 @@ def test_stops_cleanly_after_planned_motion(domain, probe, tmp_path):
 
 
 def test_joint_states_read_from_when_motion_is_planned_at_runtime(domain, probe, tmp_path):
-    # Without motion limits the node does not subscribe to joint_states (nothing needs the
-    # measurement); a finite limit set at runtime makes it subscribe and use the measurement.
+    # Without motion limits the node subscribes to joint_states all the same (a desktop arm
+    # holds its roll where the arm is); a finite limit set at runtime uses the measurement.
     params = write_params(tmp_path / 'later.yaml', {'position_controller': 'fpc'})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/later'],
                      domain_id=domain, log_dir=tmp_path, name='later') as process:
         target = probe.publisher(PoseStamped, '/later/target_pose')
         probe.wait_for_subscribers(target)
-        # Its target_pose subscription is known, so its endpoints are: none on joint_states.
-        assert probe.node.count_subscribers('/later/joint_states') == 0
+        # Its target_pose subscription is known, so its endpoints are: one on joint_states.
+        assert probe.node.count_subscribers('/later/joint_states') == 1
         results = probe.set_parameters('/later/two_bone_ik', {'max_joint_velocity': [1.0, 1.0]})
         assert all(r.successful for r in results), [r.reason for r in results]
         states = probe.publisher(JointState, '/later/joint_states', qos_profile_sensor_data)
@@ -515,30 +530,57 @@ def test_motion_limits_without_ruckig_are_refused_in_one_line(domain, probe, tmp
         'motion limit at .inf)')
 
 
+#: Seconds a jog-timeout test waits after the timeout for the last command to arrive, then
+#: how long it watches that no other comes: fixed bounds (70 and 50 command periods), so a jog
+#: that never times out fails the test instead of hanging it.
+AFTER_TIMEOUT, QUIET = 0.7, 0.5
+
+
+def jog_report(array):
+    """Return the ``jog`` value of a /diagnostics array's motion status (None if absent)."""
+    for status in array.status:
+        if status.name.endswith('two_bone_ik: motion'):
+            return values(status).get('jog')
+    return None
+
+
 @pytest.mark.parametrize('stamped', [True, False])
 def test_twists_jog_the_tip_and_stop_when_they_stop(domain, probe, tmp_path, stamped):
     ns = f'/jog_{int(stamped)}'
+    timeout = 0.3
     params = write_params(tmp_path / 'jog.yaml', {'twist_stamped': stamped,
-                                                  'twist_timeout': 0.3})
+                                                  'twist_timeout': timeout})
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', f'__ns:={ns}'],
                      domain_id=domain, log_dir=tmp_path, name='jog') as process:
         arm = Arm(probe, process, ns=ns)
         arm.connect()
         start = forward(*arm.send(pose(0.3, 0.1)).q, *LINKS)
         twists = probe.publisher(TwistStamped if stamped else Twist, f'{ns}/target_twist')
+        diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         probe.wait_for_subscribers(twists)
         twist = TwistStamped() if stamped else Twist()
         linear = twist.twist.linear if stamped else twist.linear
         linear.x, linear.y = 0.1, 0.05
-        first = len(arm.joints)
+        first, answers = len(arm.joints), len(arm.reachable)
         for _ in range(5):  # 0.5 s of twists, 10 a second
             twists.publish(twist)
+            last_twist = time.monotonic()
             probe.spin_for(0.1)
         status = arm.status.wait_for(lambda s: values(s).get('jog') == 'following')
         assert values(status)['status'] == 'REACHED'
-        # Then silence: the jog ends after twist_timeout and the commands stop.
-        arm.joints.wait_for_count(first + 20)
-        count = wait_until_quiet(probe, arm.joints, 0.5)
+        # reachable answers the twists too (the jog point): the tip is on it.
+        arm.reachable.wait_for(lambda m: True, start=answers)
+        assert arm.reachable.last.data is True
+        # Then silence: within a fixed bound the commands stop, and stay stopped.
+        probe.spin_for(last_twist + timeout + AFTER_TIMEOUT - time.monotonic())
+        count = len(arm.joints)
+        probe.spin_for(QUIET)
+        assert len(arm.joints) == count, (
+            f'{len(arm.joints) - count} commands more than {timeout + AFTER_TIMEOUT:g} s after '
+            'the last twist')
+        # ... and the node reports the jog stopped (/diagnostics, once a second).
+        diagnostics.wait_for(lambda a: jog_report(a) == 'stopped', timeout=3.0)
+        assert count - first >= 20, count - first
         tips = np.array([forward(*m.position, *LINKS) for m in arm.joints.messages[first:count]])
         steps = np.diff(tips, axis=0)
         # Every step along the twist's direction, one period's worth of it.
@@ -546,13 +588,3 @@ def test_twists_jog_the_tip_and_stop_when_they_stop(domain, probe, tmp_path, sta
                                    atol=1e-9)
         assert np.linalg.norm(tips[-1] - np.array(start)) > 0.03
         assert process.returncode is None, process.output()
-
-
-def wait_until_quiet(probe, collector, quiet):
-    """Spin until ``collector`` got nothing new for ``quiet`` s; return its message count."""
-    count = len(collector)
-    while True:
-        probe.spin_for(quiet)
-        if len(collector) == count:
-            return count
-        count = len(collector)

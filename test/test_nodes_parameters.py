@@ -70,8 +70,10 @@ def test_one_schema_every_name_once():
     runtime = {spec.name for spec in ik_parameters() if not spec.read_only}
     assert runtime == {'elbow', 'allow_elbow_flip', 'joint_lower_limits', 'joint_upper_limits',
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
-                       'command_rate', 'twist_timeout', 'use_orientation', 'approach_pitch',
-                       'floor_height', 'keep_out_boxes', 'link_radius', 'motion_path'}
+                       'command_rate', 'twist_timeout', 'transform_timeout', 'use_orientation',
+                       'approach_pitch', 'allow_reach_back', 'goal_tolerance', 'path_tolerance',
+                       'goal_time', 'state_timeout', 'floor_height', 'keep_out_boxes',
+                       'link_radius', 'motion_path'}
     # The workspace: the IK node's, at runtime (the sim reads them read-only, from its file).
     assert set(names(WORKSPACE_PARAMETERS)) <= set(names(ik_parameters()))
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
@@ -120,6 +122,28 @@ def test_bad_override_raises_the_nodes_own_line(context):
                                'got integer_array [1, 2]')
 
 
+class _ListNode(SchemaNode):
+
+    def __init__(self, **kwargs):
+        super().__init__('empty_list_test', **kwargs)
+        self.values = self.declare_schema([ParameterSpec('names', STRINGS, [], 'names')])
+
+
+def test_an_empty_list_default_keeps_its_type(context):
+    # rclpy would type an empty list as a byte array, and then refuse the string array given.
+    node = _ListNode(context=context, start_parameter_services=False)
+    try:
+        assert node.values == {'names': []}
+    finally:
+        node.destroy_node()
+    node = _ListNode(context=context, start_parameter_services=False,
+                     parameter_overrides=[Parameter('names', value=['elbow_joint'])])
+    try:
+        assert node.values == {'names': ['elbow_joint']}
+    finally:
+        node.destroy_node()
+
+
 class _BoxesNode(SchemaNode):
 
     def __init__(self, **kwargs):
@@ -128,11 +152,11 @@ class _BoxesNode(SchemaNode):
             ParameterSpec('boxes', DOUBLES, [], 'boxes', read_only=False)])
 
 
-def test_an_empty_array_default_is_declared_typed_and_not_set(context):
+def test_an_empty_array_default_is_declared_typed(context):
     # rclpy would take [] for a byte array and then refuse every array of doubles.
     node = _BoxesNode(context=context, start_parameter_services=False)
     try:
-        assert node.values == {'boxes': None}
+        assert node.values == {'boxes': []}
         result = node.set_parameters_atomically([Parameter('boxes', value=[0.0, 1.0])])
         assert result.successful, result.reason
         assert list(node.get_parameter('boxes').value) == [0.0, 1.0]

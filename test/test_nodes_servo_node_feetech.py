@@ -68,6 +68,25 @@ def test_five_servos_over_dds(tmp_path):
             device.wait_for(lambda: device.sync_writes(42)[-1:] == [{5: steps(0.2)}],
                             what='the gripper goal')
 
+            # Each servo's own report, once a second: shoulder_lift overloaded is an ERROR
+            # line naming the joint, with its load, voltage and temperature.
+            device.put_load(2, -912)
+            device.put(2, 'voltage', 74)
+            device.put(2, 'temperature', 57)
+            device.error_bits[2] = FeetechEmulator.OVERLOAD
+
+            def lift_overloaded(array):
+                return any(s.name == f'/{NODE}: shoulder_lift' and s.level ==
+                           DiagnosticStatus.ERROR for s in array.status)
+            array = diagnostics.wait_for(lift_overloaded, start=len(diagnostics))
+            lift = next(s for s in array.status if s.name == f'/{NODE}: shoulder_lift')
+            assert lift.message == ('shoulder_lift: overload (bit 5): stalled or blocked, or '
+                                    'overloaded; the servo protects itself (load -91.2 %, '
+                                    '7.4 V, 57 °C)')
+            assert lift.hardware_id == f'feetech {device.path} servo ID 2'
+            assert {s.name for s in array.status} >= {f'/{NODE}: {joint}' for joint in JOINTS}
+            device.error_bits.clear()
+
             # The wrist servo goes silent: an ERROR naming it, and no wrist in joint_states.
             device.silent.add(4)
 

@@ -94,11 +94,15 @@ def run_tool(probe, domain, tmp_path, args, command=None, pythonpath=REPO_ROOT, 
     return Run(tool.returncode, tool.stdout, tool.stderr, time.monotonic() - start)
 
 
-def test_a_reached_target_prints_the_nodes_command(arm, probe, domain, tmp_path):
+def test_a_reached_target_prints_the_nodes_command_and_that_nothing_measures_it(
+        arm, probe, domain, tmp_path):
+    # The node alone: nobody publishes joint_states, so the arm's arrival is unknown (exit 3).
     before = len(arm.joints)
     run = run_tool(probe, domain, tmp_path, ['0.4', '0.2', '0', '-t', PATIENT])
-    assert run.code == 0, run
+    assert run.code == 3, run
     assert run.status() == (0, 'REACHED')
+    assert run.stdout.splitlines()[-1].startswith(
+        'arrival unknown: no joint_states from anyone: is the driver or sim running?')
     assert 'message:   REACHED: ' in run.stdout and run.tip_error() == 0.0
     # Exactly one command came for it; the printed joints are it.
     probe.spin_until(lambda: len(arm.joints) > before, 10.0, 'the command on the probe')
@@ -127,18 +131,24 @@ def test_out_of_reach_and_wrong_frame_exit_1(arm, probe, domain, tmp_path):
 def test_a_streamed_motion_prints_its_last_command_at_rest(slow_arm, probe, domain, tmp_path):
     before = len(slow_arm.joints)
     run = run_tool(probe, domain, tmp_path, ['-0.3', '0.25', '0', '--namespace', 'slow', '-t',
-                                             PATIENT])
-    assert run.code == 0, run
+                                             PATIENT, '--no-wait'])
+    assert run.code == 0, run  # reached, arrival not waited for
+    assert 'arriv' not in run.stdout
     assert run.status() == (0, 'REACHED')
-    probe.spin_until(lambda: any(not any(m.velocity) for m in slow_arm.joints.messages[before:]),
-                     10.0, 'the motion at rest on the probe')
-    stream = slow_arm.joints.messages[before:]
+    printed = run.joints()
+
+    def at_rest_where_printed():
+        # (The fixture's first motion may still have been streaming when this test began: its
+        # own end at rest can come after ``before`` too, so the printed one is looked for.)
+        return next((count for count, m in enumerate(slow_arm.joints.messages[before:], 1)
+                     if not any(m.velocity) and list(m.position) == pytest.approx(
+                         list(printed.values()), abs=PRINTED)), None)
+    count = probe.spin_until(at_rest_where_printed, 10.0, 'the printed command at rest')
+    stream = slow_arm.joints.messages[before:before + count]
     assert len(stream) > 2  # a motion, streamed
     last = stream[-1]
     assert list(last.velocity) == [0.0, 0.0]
-    printed = run.joints()
     assert list(printed) == list(last.name)
-    assert list(printed.values()) == pytest.approx(list(last.position), abs=PRINTED)
     # Not the start of the motion.
     assert list(printed.values()) != pytest.approx(list(stream[0].position), abs=1e-3)
 
@@ -179,33 +189,57 @@ def test_no_node_exits_2_soon_after_the_timeout(domain, probe, tmp_path):
     assert 1.0 <= run.seconds < 30.0
 
 
-class FakeNode:
-    """The probe as an IK node in namespace ``ns``: it answers each target with ``values``."""
+def _status(values):
+    return DiagnosticStatus(level=DiagnosticStatus.WARN, name='fake', message=values['message'],
+                            values=[KeyValue(key=k, value=v) for k, v in values.items()])
 
-    def __init__(self, probe, ns, values=None):
+
+class FakeNode:
+    """The probe as an IK node in namespace ``ns``: it answers each target with ``values``.
+
+    With ``motion``, it also publishes ``motion_status``: for each target, the statuses
+    ``motion(target_id)`` returns (value dicts with a ``message``), the target's stamp as its
+    ``target_id`` (``sec.nanosec``, written here independently of the node's code).
+    """
+
+    def __init__(self, probe, ns, values=None, motion=None):
         self.probe = probe
         self.values = values
+        self.motion = motion
         self.targets = []
         self.status = probe.publisher(DiagnosticStatus, f'{ns}/ik_status')
+        self.motion_pub = probe.publisher(DiagnosticStatus, f'{ns}/motion_status')
         self.sub = probe.node.create_subscription(PoseStamped, f'{ns}/target_pose',
                                                   self._on_target, 10)
 
     def _on_target(self, msg):
         self.targets.append(msg)
         if self.values is not None:
-            self.status.publish(DiagnosticStatus(
-                level=DiagnosticStatus.WARN, name='fake', message=self.values['message'],
-                values=[KeyValue(key=k, value=v) for k, v in self.values.items()]))
+            self.status.publish(_status(self.values))
+        if self.motion is not None:
+            stamp = msg.header.stamp
+            for values in self.motion(f'{stamp.sec}.{stamp.nanosec:09d}'):
+                self.motion_pub.publish(_status(values))
 
     def close(self):
         self.probe.node.destroy_subscription(self.sub)
         self.probe.node.destroy_publisher(self.status)
+        self.probe.node.destroy_publisher(self.motion_pub)
+
+
+def _arrived(target_id):
+    # Another command's verdict first (an earlier target's): not about this one.
+    return [{'code': '21', 'status': 'ARRIVED', 'target_id': '1.000000000', 'message': 'x',
+             'target_error': '0.5'},
+            {'code': '20', 'status': 'MOVING', 'target_id': target_id, 'message': 'MOVING: x'},
+            {'code': '21', 'status': 'ARRIVED', 'target_id': target_id, 'target_error': '0.00042',
+             'message': 'ARRIVED: every joint within goal_tolerance'}]
 
 
 def test_fake_node_a_newer_reached_status_and_no_joint_commands(domain, probe, tmp_path):
     fake = FakeNode(probe, '/fake', {'code': '14', 'status': 'APPROACH_ADJUSTED',
                                      'message': 'APPROACH_ADJUSTED: pitch 0.100 rad',
-                                     'tip_error': '0.000000'})
+                                     'tip_error': '0.000000'}, motion=_arrived)
     try:
         run = run_tool(probe, domain, tmp_path, ['0.2', '0.1', '0.15', '-n', '/fake', '--pitch',
                                                  '-0.3', '--roll', '0.2', '-t', '10'])
@@ -214,12 +248,42 @@ def test_fake_node_a_newer_reached_status_and_no_joint_commands(domain, probe, t
     assert run.code == 0, run
     assert run.status() == (14, 'APPROACH_ADJUSTED')
     assert 'joints:    not known: nothing publishes /fake/joint_commands' in run.stdout
+    assert run.stdout.splitlines()[-1] == 'arrived: tool point 0.4 mm from the target (measured)'
+
     # What was sent: the position, the node's frame (empty), the approach orientation.
     sent, = fake.targets
     assert sent.header.frame_id == ''
     assert (sent.pose.position.x, sent.pose.position.y, sent.pose.position.z) == (0.2, 0.1, 0.15)
     o = sent.pose.orientation
     assert (o.x, o.y, o.z, o.w) == pytest.approx(approach_quaternion(0.2, 0.1, -0.3, 0.2))
+
+
+def _missed(target_id):
+    return [{'code': '20', 'status': 'MOVING', 'target_id': target_id, 'message': 'MOVING: x'},
+            {'code': '23', 'status': 'GOAL_MISSED', 'target_id': target_id,
+             'message': 'GOAL_MISSED: shoulder_lift stopped 0.31 rad short: stalled or blocked? '
+                        "(2 s after the motion's end; goal_tolerance 0.02 rad)"}]
+
+
+def _taken_over(target_id):
+    return [{'code': '20', 'status': 'MOVING', 'target_id': target_id, 'message': 'MOVING: x'},
+            {'code': '20', 'status': 'MOVING', 'target_id': 'stop', 'message': 'MOVING: y'}]
+
+
+@pytest.mark.parametrize('motion, line', [
+    (_missed, 'not arrived: GOAL_MISSED: shoulder_lift stopped 0.31 rad short: stalled or '
+              "blocked? (2 s after the motion's end; goal_tolerance 0.02 rad)"),
+    (_taken_over, 'not arrived: another command (stop) took over before the arm got there'),
+])
+def test_fake_node_reached_but_not_arrived_exits_3(motion, line, domain, probe, tmp_path):
+    fake = FakeNode(probe, '/late', {'code': '0', 'status': 'REACHED', 'tip_error': '0.000000',
+                                     'message': 'REACHED: tip on the target'}, motion=motion)
+    try:
+        run = run_tool(probe, domain, tmp_path, ['0.2', '0.1', '0', '-n', '/late', '-t', '10'])
+    finally:
+        fake.close()
+    assert run.code == 3, run
+    assert run.stdout.splitlines()[-1] == line
 
 
 def test_fake_node_silent_or_without_ik_status_exits_2(domain, probe, tmp_path):
@@ -241,10 +305,34 @@ def test_fake_node_silent_or_without_ik_status_exits_2(domain, probe, tmp_path):
                           f'nothing publishes /mute/ik_status (waited {WAIT} s)\n')
 
 
+def test_an_unused_orientation_is_said_with_how_to_use_it(domain, probe, tmp_path):
+    # The SO-101's config: a desktop arm with use_orientation false (the gripper down at its
+    # approach_pitch). --pitch 0 used to be answered REACHED, exit 0, the pitch silently unused.
+    with NodeProcess('two_bone_ik', params_file=REPO_ROOT / 'config' / 'so101.yaml',
+                     ros_args=['-r', '__ns:=/so101'], domain_id=domain, log_dir=tmp_path,
+                     name='so101') as process:
+        # (The node alone: nothing measures the arm, so no waiting for arrival.)
+        args = ['0.25', '0', '0.02', '-n', '/so101', '--pitch', '0', '-t', PATIENT, '--no-wait']
+        run = run_tool(probe, domain, tmp_path, args, name='unused')
+        assert run.code == 0 and run.status() == (0, 'REACHED'), run
+        assert run.stderr == (
+            "two_bone_ik_target: the orientation (--pitch/--roll) was not used: the node's "
+            'use_orientation is false (it approaches at its approach_pitch); to use it: ros2 '
+            'param set /so101/two_bone_ik use_orientation true, or use_orientation: true in its '
+            'params file\n'), run
+        # Done as it says: the pitch is used (the point cannot be reached level: the nearest
+        # reachable pitch), and nothing more is said.
+        (result,) = probe.set_parameters('/so101/two_bone_ik', {'use_orientation': True})
+        assert result.successful, result.reason
+        run = run_tool(probe, domain, tmp_path, args, name='used')
+        assert run.status()[1] in ('REACHED', 'APPROACH_ADJUSTED') and run.stderr == '', run
+        assert process.returncode is None, process.output()
+
+
 def test_the_installed_console_script(arm, probe, domain, tmp_path):
     script = Path(sys.executable).parent / 'two_bone_ik_target'
     assert script.is_file(), f'{script} missing: run `make venv`'
-    run = run_tool(probe, domain, tmp_path, ['0.35', '-0.25', '0', '-t', PATIENT],
+    run = run_tool(probe, domain, tmp_path, ['0.35', '-0.25', '0', '-t', PATIENT, '--no-wait'],
                    command=[str(script)], pythonpath=None, name='script')
     assert run.code == 0, run
     assert run.status() == (0, 'REACHED')

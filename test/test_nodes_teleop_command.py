@@ -147,6 +147,17 @@ def test_keys_make_twists_and_the_screen_shows_the_status(teleop, probe, fake_no
     status.publish(status_msg(DiagnosticStatus.OK, 0, 'REACHED', 'tip on the target'))
     probe.spin_until(lambda: 'status: REACHED: tip on the target [code 0, OK]' in teleop.screen()
                      and 'reachable: yes' in teleop.screen(), 30.0, 'the new status on screen')
+    # The node's motion_status: the measured tool point beside the commanded one.
+    motion = probe.publisher(DiagnosticStatus, f'{NS}/motion_status')
+    arrived = DiagnosticStatus(level=DiagnosticStatus.OK, name='two_bone_ik', message='ARRIVED: x',
+                               values=[KeyValue(key=k, value=v) for k, v in (
+                                   ('code', '21'), ('status', 'ARRIVED'), ('target_id', 'twist'),
+                                   ('tool_point', '[0.400000, 0.200000, 0.000000]'),
+                                   ('measured_tool_point', '[0.399200, 0.200300, 0.000000]'))])
+    probe.publish_until(motion, arrived, lambda: 'tool point (m): commanded (0.400, 0.200, '
+                        '0.000), measured (0.399, 0.200, 0.000) [ARRIVED]' in teleop.screen(),
+                        30.0, 'the tool points on screen')
+    probe.node.destroy_publisher(motion)
     # Each key: its twist, repeated while held, then one zero twist.
     expected = {'Up': (SPEED, 0, 0, 0, 0, 0), 'Left': (0, SPEED, 0, 0, 0, 0),
                 'PPage': (0, 0, SPEED, 0, 0, 0), 'NPage': (0, 0, -SPEED, 0, 0, 0),

@@ -24,7 +24,7 @@ from std_msgs.msg import Bool
 PACKAGE = 'two_bone_ik'
 REPO = Path(__file__).resolve().parent.parent
 EXECUTABLES = ('two_bone_ik_node', 'two_bone_ik_urdf', 'two_bone_ik_sim', 'two_bone_ik_servo',
-               'two_bone_ik_target', 'two_bone_ik_teleop')
+               'two_bone_ik_target', 'two_bone_ik_teleop', 'two_bone_ik_view')
 # The default arm of config/two_bone_ik.yaml.
 LINK_LENGTHS = (0.30, 0.25)
 JOINT_NAMES = ('shoulder_joint', 'elbow_joint')

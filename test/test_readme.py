@@ -6,9 +6,10 @@ Each quick start is a marked code block (see ``readme_quick_starts``). Without a
   ``test_demo_scripts.py`` runs the scripts ``make demo`` runs);
 - the no-distro block runs for real, from the repository root, in this module's ROS domain
   (the block's ``ROS_DOMAIN_ID`` is replaced by it): the IK node and the sim start as written
-  in the background, ``two_bone_ik_target`` must exit 0 and print the joints, the sim's tip
-  must then settle on the target, the teleop's ``-h`` must work (its keys are tested in a real
-  terminal in ``test_nodes_teleop_command.py``) and ``kill -INT`` must end both nodes with 0;
+  in the background, ``two_bone_ik_target`` must exit 0 and print the joints and that the
+  arm arrived (as the README's sample shows), the sim's tip must then settle on the target,
+  the teleop's ``-h`` must work (its keys are tested in a real terminal in
+  ``test_nodes_teleop_command.py``) and ``kill -INT`` must end both nodes with 0;
 - the servo block without a distro runs the same way from a directory holding the README's
   ``my_arm.yaml``, its port replaced by an emulated Maestro: the Maestro must get the pulses of
   the YAML's calibration for the joints the tool printed.
@@ -20,18 +21,25 @@ quick start's node runs, the topics and services it really has. A broken command
 the README is found (``test_the_checks_find_a_broken_command``).
 """
 
+import json
 import math
 import re
 import signal
 import subprocess
+import sys
 
+from bus_servo_emulators import FeetechEmulator
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
+from ik_client import values
 import pytest
 from readme_quick_starts import commands, demo_scripts, make_targets, plan
 from readme_quick_starts import quick_starts, readme_problems, REPO, save_files
 from ros_harness import NodeProcess, ros_environment, WaitTimeout
+from sensor_msgs.msg import JointState
 from servo_emulators import MaestroEmulator
+from test_nodes_so101_chain import _mid as so101_mid, raw_goal as so101_raw_goal
+from test_servo_lerobot_calibration import SO101_LIKE
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
@@ -45,6 +53,8 @@ import yaml
 
 README = (REPO / 'README.md').read_text()
 BLOCKS = quick_starts(README)
+#: The README's sample output of two_bone_ik_target (the text block after the no-distro one).
+BLOCKS_SAMPLE = README.split('answers like this', 1)[1].split('```text\n', 1)[1].split('```')[0]
 #: Seconds for a quick start's command to finish (generous: the machine is shared).
 TIMEOUT = 60.0
 #: How close the sim's measured tip must come to the target, m.
@@ -117,7 +127,7 @@ def test_the_readme_leads():
     assert len(lines) <= 260, 'the README is a guide to docs/, not a reference'
     first_screen = '\n'.join(lines[:45])
     for needed in ('make demo', 'make test', 'SO-101', 'OpenManipulator-X', 'PX100', 'PhantomX',
-                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.png'):
+                   'MeArm', 'robot_description_topic:=', 'docs/desktop_demo.gif'):
         assert needed in first_screen, needed
 
 
@@ -150,10 +160,14 @@ def test_make_demo_and_make_test_are_what_the_readme_says():
 
 # -- the interface tables -------------------------------------------------------------------
 
-def table(heading_start):
+#: docs/node.md: the node in full (the README's parameter table moved there, issue 27).
+NODE_DOCS = (REPO / 'docs' / 'node.md').read_text()
+
+
+def table(heading_start, text=README):
     """Return the rows (lists of cell texts) of the first table after a line starting so."""
-    start = README.index('\n' + heading_start)
-    lines = README[start:].splitlines()[1:]
+    start = text.index('\n' + heading_start)
+    lines = text[start:].splitlines()[1:]
     first = next(i for i, line in enumerate(lines) if line.startswith('|'))
     rows = []
     for line in lines[first + 2:]:
@@ -171,8 +185,12 @@ def _type_name(spec):
 
 
 def test_the_parameter_table_is_the_nodes_schema():
-    rows = {row[0].strip('`'): row for row in table('Parameters (')}
+    rows = {row[0].strip('`'): row for row in table('Parameters (', NODE_DOCS)}
     specs = {spec.name: spec for spec in ik_parameters()}
+    # The README names groups of them and links the table: every name it gives is one.
+    start = README.index('\nParameters: ')
+    named = re.findall(r'`(\w+)`', README[start:README.index('\n\n', start + 1)])
+    assert named and set(named) <= set(specs), set(named) - set(specs)
     assert sorted(rows) == sorted(specs)
     for name, (_, kind, default, when, meaning) in rows.items():
         spec = specs[name]
@@ -218,7 +236,8 @@ class QuickStartRun:
         self.substitutions = dict(substitutions or {})
         self.exports = {}
         self.processes = []
-        self.results = {}  # executable name -> CompletedProcess
+        self.results = {}  # executable name -> CompletedProcess (its last run)
+        self.runs = []  # every run's CompletedProcess, in order
         self.stop_codes = None
         self.left_running = None
 
@@ -234,28 +253,52 @@ class QuickStartRun:
         env.pop('AMENT_PREFIX_PATH', None)  # a user's shell has none; the console scripts
         return env                          # need none
 
+    def _do(self, step):
+        """Carry out one ``env``, ``start``, ``run`` or ``interactive`` step."""
+        if step.kind == 'env':
+            self.exports.update(step.values)
+        elif step.kind == 'start':
+            process = NodeProcess(None, command=self._argv(step), domain_id=self.domain,
+                                  log_dir=self.log_dir, name=f'job{len(self.processes) + 1}',
+                                  pythonpath=None, cwd=self.cwd)
+            process.env = self._env()
+            self.processes.append(process.start())
+        elif step.kind in ('run', 'interactive'):
+            argv = self._argv(step) + (['-h'] if step.kind == 'interactive' else [])
+            result = subprocess.run(argv, cwd=self.cwd, env=self._env(), capture_output=True,
+                                    text=True, timeout=TIMEOUT)
+            self.results[step.argv[0].rsplit('/', 1)[1]] = result
+            self.runs.append(result)
+
     def run_until_stop(self, ready):
         """Run every step before the first ``stop``; call ``ready()`` before the first run."""
         waited = False
         for step in self.steps:
             if step.kind == 'stop':
                 break
-            if step.kind == 'env':
-                self.exports.update(step.values)
-            elif step.kind == 'start':
-                process = NodeProcess(None, command=self._argv(step), domain_id=self.domain,
-                                      log_dir=self.log_dir, name=f'job{len(self.processes) + 1}',
-                                      pythonpath=None, cwd=self.cwd)
-                process.env = self._env()
-                self.processes.append(process.start())
-            elif step.kind in ('run', 'interactive'):
-                if not waited:
-                    ready()
-                    waited = True
-                argv = self._argv(step) + (['-h'] if step.kind == 'interactive' else [])
-                self.results[step.argv[0].rsplit('/', 1)[1]] = subprocess.run(
-                    argv, cwd=self.cwd, env=self._env(), capture_output=True, text=True,
-                    timeout=TIMEOUT)
+            if step.kind in ('run', 'interactive') and not waited:
+                ready()
+                waited = True
+            self._do(step)
+
+    def run_all(self, ready):
+        """Run every step in order, its stops too; call ``ready(step)`` before each run and stop.
+
+        The stops' exit codes go to ``stop_codes`` as they come; :meth:`stop` then ends only
+        what is left running.
+        """
+        self.stop_codes = []
+        for step in self.steps:
+            if step.kind == 'stop':
+                ready(step)
+                for job in step.values:
+                    self.processes[job - 1].send_signal(signal.SIGINT)
+                self.stop_codes += [self.processes[job - 1].wait(TIMEOUT)
+                                    for job in step.values]
+                continue
+            if step.kind in ('run', 'interactive'):
+                ready(step)
+            self._do(step)
 
     def stop(self):
         """Run the ``stop`` steps (SIGINT to the jobs named), then stop what is left (once).
@@ -263,9 +306,10 @@ class QuickStartRun:
         Returns every process's exit code, in the order the stops ended them;
         ``left_running`` then names the jobs (1, 2, ...) no ``stop`` step ended.
         """
-        if self.stop_codes is None:
-            self.stop_codes = []
-            for step in (s for s in self.steps if s.kind == 'stop'):
+        if self.stop_codes is None or self.left_running is None:
+            done = self.stop_codes is not None  # run_all ran the stop steps
+            self.stop_codes = self.stop_codes or []
+            for step in (s for s in self.steps if s.kind == 'stop' and not done):
                 for job in step.values:
                     self.processes[job - 1].send_signal(signal.SIGINT)
                 self.stop_codes += [self.processes[job - 1].wait(TIMEOUT)
@@ -298,15 +342,20 @@ def _node_endpoints(probe, name):
     return {topic: types for topic, types in found.items() if topic not in standard}
 
 
-def wait_until_commands_are_heard(probe, diagnostics):
-    """Wait until the IK node reports a subscriber of its ``joint_commands`` (/diagnostics).
+def wait_until_commands_are_heard(probe, diagnostics, measured=True):
+    """Wait until the IK node reports a subscriber of its ``joint_commands`` (and a measurement).
 
-    Its own count of matched subscriptions, so a command it publishes from then on arrives.
+    Its own count of matched subscriptions (/diagnostics), so a command it publishes from then
+    on arrives; with ``measured``, the measured position it has taken from ``joint_states`` too,
+    so it can tell whether the arm gets there (a sim still starting up would make it
+    ``NOT_MONITORED``: the user of the README types the next line seconds later). A Maestro's
+    channels report nothing before their first command.
     """
     def heard(array):
         return any(status.name.endswith('two_bone_ik: motion') and
                    re.search(r'joint_commands: [1-9]', {
                        kv.key: kv.value for kv in status.values}.get('subscribers', ''))
+                   and (values(status)['measured_position'] != 'none' or not measured)
                    for status in array.status)
     diagnostics.wait_for(heard, timeout=TIMEOUT)
     probe.node.destroy_subscription(diagnostics.subscription)
@@ -353,7 +402,11 @@ def test_no_distro_exports_what_the_makefile_sets(no_distro):
     assert run.exports['ROS_DOMAIN_ID'].isdigit()
 
 
-def test_no_distro_target_is_reached_and_prints_the_joints(no_distro):
+#: The arrival line two_bone_ik_target prints (the README's sample has one).
+ARRIVED_LINE = r'^arrived: tool point (\d+\.\d) mm from the target \(measured\)$'
+
+
+def test_no_distro_target_is_reached_arrives_and_prints_the_joints(no_distro):
     run = no_distro[0]
     result = run.results['two_bone_ik_target']
     assert result.returncode == 0, f'{result.stdout}\n{result.stderr}\n{run.output()}'
@@ -361,6 +414,15 @@ def test_no_distro_target_is_reached_and_prints_the_joints(no_distro):
     joints = re.findall(r'^  (\w+) +([-+]\d+\.\d+)$', result.stdout, re.M)
     config = load_arm_config(REPO / 'config' / 'two_bone_ik.yaml')
     assert [name for name, _ in joints] == list(config.joint_names)
+    # The sim measured the arm there, within the shipped goal_tolerance (the tool point then
+    # within that many radians times the reach), as the README's sample says.
+    arrived = re.search(ARRIVED_LINE, result.stdout, re.M)
+    assert arrived, result.stdout
+    reach = sum(config.link_lengths)
+    tolerance = parameters_for_node(REPO / 'config' / 'two_bone_ik.yaml',
+                                    '/two_bone_ik').values['goal_tolerance']
+    assert float(arrived.group(1)) <= 1000 * sum(tolerance) * reach
+    assert re.search(ARRIVED_LINE, BLOCKS_SAMPLE, re.M), 'the README shows no arrival line'
 
 
 def test_no_distro_sim_follows_to_the_target(no_distro):
@@ -382,9 +444,10 @@ def test_no_distro_kill_ends_both_nodes_cleanly(no_distro):
     assert codes == [0, 0], run.output()
 
 
-#: Rows of the README's table the quick start's node has no reason to have: it plans no
-#: motion (config/two_bone_ik.yaml sets no motion limit), so it reads no joint_states.
-ONLY_WITH_MOTION_LIMITS = {'/joint_states'}
+#: Rows of the README's table the quick start's node has no reason to have (none: it reads
+#: joint_states whether motion is planned or not: a desktop arm's held roll, and whether the arm
+#: got there).
+ONLY_WITH_MOTION_LIMITS = set()
 
 
 def test_the_readme_names_every_topic_and_service_of_the_node(no_distro):
@@ -425,7 +488,8 @@ def test_servo_quick_start_drives_the_servos_of_its_yaml(domain, probe, tmp_path
     with MaestroEmulator(tmp_path / 'ttyACM0') as device:
         run = QuickStartRun(steps, tmp_path, domain, tmp_path / 'logs', {port: str(device.path)})
         try:
-            run.run_until_stop(lambda: wait_until_commands_are_heard(probe, diagnostics))
+            run.run_until_stop(lambda: wait_until_commands_are_heard(probe, diagnostics,
+                                                                     measured=False))
             result = run.results['two_bone_ik_target']
             assert result.returncode == 0, f'{result.stdout}\n{result.stderr}\n{run.output()}'
             printed = dict(re.findall(r'^  (\w+) +([-+]\d+\.\d+)$', result.stdout, re.M))
@@ -443,3 +507,89 @@ def test_servo_quick_start_drives_the_servos_of_its_yaml(domain, probe, tmp_path
     # The block leaves both nodes running for the next target (no kill line): stopped here.
     assert run.left_running == [1, 2]
     assert codes == [0, 0], run.output()
+
+
+# -- the Python example, for real -------------------------------------------------------------
+
+def test_the_python_example_solves_a_target_and_checks_it_by_forward_kinematics():
+    body = BLOCKS['python'][0].body
+    result = subprocess.run([sys.executable, '-c', body], cwd=REPO, capture_output=True,
+                            text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    # It prints what its comment says: the status, and the tool point by the package's own
+    # forward kinematics (the URDF's chain), which is the target solved for.
+    said = re.search(r'# (.+)$', body.strip().splitlines()[-1]).group(1)
+    assert result.stdout.strip() == said
+    target = [float(v) for v in re.search(r'\.solve\(([-\d.]+), ([-\d.]+), ([-\d.]+),',
+                                          body).groups()]
+    status, point = result.stdout.strip().split(' ', 1)
+    assert status == 'REACHED'
+    assert [float(v) for v in point.strip('[]').split(',')] == target
+    assert 'tool_position' in body and 'open(' in body  # checked by FK, from a URDF file
+
+
+# -- the SO-101 without a distro: the sim, then the servos on an emulated bus ------------------
+
+def _word_after(steps, prefix):
+    """Return the value of the first ``prefix...`` word of the steps' commands."""
+    return next(word[len(prefix):] for step in steps for word in step.command.words
+                if word.startswith(prefix))
+
+
+def test_so101_quick_start_drives_the_sim_then_the_servos(domain, probe, tmp_path):
+    steps, problems = plan(commands(BLOCKS['so101-no-distro'][0].body), REPO)
+    assert problems == []
+    assert [step.kind for step in steps] == ['env', 'start', 'start', 'run', 'stop', 'start',
+                                             'run']
+    port = _word_after(steps, 'port:=')
+    calibration = _word_after(steps, 'calibration_file:=')
+    assert port == '/dev/ttyACM0' and calibration.endswith('.json')
+    written = tmp_path / 'my_arm.json'  # as lerobot-calibrate writes one
+    written.write_text(json.dumps(SO101_LIKE, indent=4))
+    ids = {motor: entry['id'] for motor, entry in SO101_LIKE.items()}
+    middles = {ids[motor]: round(so101_mid(motor)) for motor in SO101_LIKE}
+    goal = [float(word) for word in steps[3].command.words[1:4]]
+    assert [float(word) for word in steps[6].command.words[1:4]] == goal
+    tips = probe.collect(PoseStamped, 'tip_pose')
+    states = probe.collect(JointState, 'joint_states')
+    first = probe.collect(DiagnosticArray, '/diagnostics')
+
+    def ready(step):
+        if step.kind == 'stop':  # before the sim goes: its tip settled on the target
+            probe.spin_until(lambda: tips.messages and _distance(tips.last, goal) < SETTLED,
+                             TIMEOUT, 'the sim tip on the target')
+        elif not run.runs:  # the sim: it subscribes to the commands and publishes its tip
+            wait_until_commands_are_heard(probe, first)
+            probe.wait_for_publishers(tips, timeout=TIMEOUT)
+        else:
+            # The servos: the driver reads the arm where the bus has it (every joint
+            # mid-range; the sim, gone, left its at the target), then the IK node counts its
+            # subscription (a fresh look at /diagnostics).
+            states.wait_for(lambda m: 'gripper' in m.name and all(
+                abs(p) < 1e-2 for n, p in zip(m.name, m.position) if n != 'gripper'),
+                start=len(states), timeout=TIMEOUT)
+            wait_until_commands_are_heard(probe, probe.collect(DiagnosticArray, '/diagnostics'))
+
+    with FeetechEmulator(tmp_path / 'ttyACM0', dict(middles)) as device:
+        run = QuickStartRun(steps, REPO, domain, tmp_path / 'logs',
+                            {port: str(device.path), calibration: str(written)})
+        try:
+            run.run_all(ready)
+            sim_run, servo_run = run.runs
+            for result in (sim_run, servo_run):
+                assert result.returncode == 0, f'{result.stdout}\n{result.stderr}\n{run.output()}'
+                assert re.search(r'^status: +0 REACHED', result.stdout, re.M), result.stdout
+            # The simulated arm went there (ready() waited for it before the stop); the servos
+            # got the raw goals of the joints printed (LeRobot's formula; printed to 6
+            # decimals: within a tick).
+            printed = dict(re.findall(r'^  (\w+) +([-+]\d+\.\d+)$', servo_run.stdout, re.M))
+            assert sorted(printed) == sorted(m for m in SO101_LIKE if m != 'gripper')
+            goals = {ids[m]: so101_raw_goal(m, float(q)) for m, q in printed.items()}
+            device.wait_for(lambda: all(abs(device.get(i, 'goal') - g) <= 1
+                                        for i, g in goals.items()),
+                            timeout=TIMEOUT, what=f'the raw goals {goals}')
+        finally:
+            codes = run.stop()
+    # kill -INT %2 ended the sim cleanly; the IK node and the driver are left for more targets.
+    assert codes[0] == 0 and run.left_running == [1, 3], run.output()
+    assert codes[1:] == [0, 0], run.output()

@@ -234,3 +234,30 @@ def test_the_sdk_alone_sends_that_goal_unstuffed_and_the_servo_drops_it(tmp_path
         port.closePort()
         assert result == sdk.COMM_SUCCESS and value == 0
         assert device.dropped == 1 and device.get(1, 'goal') == 0
+
+
+def test_feedback_comes_in_the_sync_read_from_present_load_to_temperature(tmp_path):
+    # XL430 control table: Present Load 126 (signed), Present Position 132, Present Input
+    # Voltage 144 (0.1 V), Present Temperature 146 (degrees C); Hardware Error Status 70.
+    with DynamixelEmulator(tmp_path / 'ttyUSB0', {1: 2560, 2: 1536}) as device:
+        link, clock = open_link('dynamixel', device.path, SERVOS)
+        device.put(1, 'load', -123)
+        device.put(1, 'input_voltage', 118)
+        device.put(1, 'temperature', 41)
+        device.put(2, 'hardware_error', 1 << 2)   # overheating
+        clock.advance(1.0)
+        positions = link.poll()
+        assert device.instructions(0x82)[-1] == (
+            0xFE, bytes((126, 0, 21, 0, 1, 2)))   # one Sync Read, 21 bytes a servo
+        assert positions[0] == pytest.approx((2560 - 2048) / TICKS_PER_RAD)
+        assert positions[1] == pytest.approx(-(1536 - 2048) / TICKS_PER_RAD)
+        feedback = link.feedback()
+        assert feedback[0].voltage == pytest.approx(11.8) and feedback[0].temperature == 41.0
+        assert feedback[0].extra == (('load_or_current_raw', '-123'),)
+        assert feedback[0].load is None and feedback[0].errors == ()
+        assert feedback[1].stalling == ('overheating error (bit 2)',)
+        # Read the hardware error status as before (the alert bit), and only for ID 2.
+        assert [(i, p[:2]) for i, p in device.instructions(0x02)][-1] == (2, bytes((70, 0)))
+        link.poll()   # not due again: Present Position alone
+        assert device.instructions(0x82)[-1] == (0xFE, bytes((132, 0, 4, 0, 1, 2)))
+        link.close(torque_off=False)

@@ -186,3 +186,28 @@ def test_a_status_packet_is_awaited_50_ms_plus_wire_time(link):
     port = link.controller._port
     port.setPacketTimeout(6)
     assert port.packet_timeout == pytest.approx(50.0 + 6 * 10 * 1000.0 / 1_000_000)
+
+
+def test_feedback_comes_in_each_read_from_present_position_to_temperature(tmp_path):
+    # AX-12A: Present Load 40 (bit 10 the direction, ~0.1 %), Present Voltage 42 (0.1 V),
+    # Present Temperature 43 (degrees C); the error byte's overheating bit (2).
+    with Dynamixel1Emulator(tmp_path / 'ttyUSB0', dict(START)) as device:
+        link, clock = open_link('dynamixel1', device.path, SERVOS)
+        device.put(1, 'load', 1024 | 250)
+        device.put(1, 'voltage', 113)
+        device.put(1, 'temperature', 52)
+        device.put(2, 'load', 80)
+        device.error_bits[1] = Dynamixel1Emulator.OVERHEATING
+        clock.advance(1.0)
+        positions = link.poll()
+        reads = [(i, p) for i, p in device.instructions(0x02)][-2:]
+        assert reads == [(1, bytes((36, 8))), (2, bytes((36, 8)))]   # 8 bytes, one READ each
+        assert positions[0] == pytest.approx((600 - 512) / STEPS_PER_RAD)
+        feedback = link.feedback()
+        assert feedback[0].load == pytest.approx(-25.0)
+        assert (feedback[0].voltage, feedback[0].temperature) == (pytest.approx(11.3), 52.0)
+        assert feedback[0].stalling == ('overheating error (bit 2)',)
+        assert feedback[1].load == pytest.approx(8.0) and feedback[1].errors == ()
+        link.poll()
+        assert device.instructions(0x02)[-1] == (2, bytes((36, 2)))
+        link.close(torque_off=False)

@@ -12,6 +12,7 @@ import pytest
 from servo_emulators import check_noise_is_discarded, link_fixture, open_link, TURN_SERVOS
 
 from two_bone_ik.common.config_error import ConfigError
+from two_bone_ik.servo.feedback import ServoFeedback
 from two_bone_ik.servo.feetech import FeetechController, FeetechScsController
 from two_bone_ik.servo.servo_link import controller_class, servo_settings, ServoConfigError
 
@@ -289,3 +290,42 @@ def test_ids_and_baud_rates_are_checked():
     with pytest.raises(Exception, match='outside what the controller takes, 0 to 1023'):
         servo_settings(controller_class('feetech_scs'), ('shoulder',),
                        dict(SCS, **{'servos.shoulder.output_limits': [0.0, 2000.0]}))
+
+
+def test_feedback_comes_in_the_sync_read_from_present_position_to_temperature(tmp_path):
+    # STS3215 memory table: Present Load 60 (0.1 %, bit 10 the direction), Present Voltage 62
+    # (0.1 V), Present Temperature 63 (degrees C), read with Present Position 56 in one go.
+    with FeetechEmulator(tmp_path / 'ttyACM0', dict(START)) as device:
+        link, clock = open_link('feetech', device.path, STS, joints=JOINTS)
+        device.put_load(1, 345)
+        device.put_load(3, -12)
+        for servo_id in (1, 2, 3):
+            device.put(servo_id, 'voltage', 121)
+            device.put(servo_id, 'temperature', 30 + servo_id)
+        device.error_bits[2] = FeetechEmulator.OVERLOAD | FeetechEmulator.OVERHEATING
+        clock.advance(1.0)
+        positions = link.poll()
+        assert device.instructions(0x82)[-1] == (0xFE, bytes((56, 8, 1, 2, 3)))
+        assert positions[0] == pytest.approx((2560 - 2048) / STEPS_PER_RAD)
+        feedback = link.feedback()
+        assert feedback[0] == ServoFeedback(pytest.approx(34.5), pytest.approx(12.1), 31.0)
+        assert feedback[2].load == pytest.approx(-1.2)
+        assert feedback[1].stalling == ('overheating (bit 2)', 'overload (bit 5)')
+        assert link.status().last_error.startswith('ID 2 (elbow): status error 0x24')
+        link.close(torque_off=False)
+
+
+def test_scs_feedback_is_big_endian_in_each_read(tmp_path):
+    with FeetechEmulator(tmp_path / 'ttyUSB0', {1: 600, 2: 400}, series='scs') as device:
+        link, clock = open_link('feetech_scs', device.path, SCS)
+        device.put_load(2, -700)
+        device.put(2, 'voltage', 60)
+        device.put(2, 'temperature', 44)
+        clock.advance(1.0)
+        link.poll()
+        assert device.instructions(0x02)[-2:] == [(1, bytes((56, 8))), (2, bytes((56, 8)))]
+        assert device.tables[2][60:62] == bytes((0x06, 0xBC))   # 0x400 | 700, big-endian
+        feedback = link.feedback()[1]
+        assert (feedback.load, feedback.voltage, feedback.temperature) == (
+            pytest.approx(-70.0), pytest.approx(6.0), 44.0)
+        link.close(torque_off=False)

@@ -16,7 +16,7 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.status import NodeStatus
 from two_bone_ik.session import ArmSession
-from two_bone_ik.session.workspace_guard import takes_accept, WorkspaceGuard
+from two_bone_ik.session.workspace_guard import WorkspaceGuard
 from two_bone_ik.workspace.links import ArmLinks
 from urdf_arms import DESKTOP_PARAMETERS
 from workspace_oracle import oracle_touches, random_boxes
@@ -129,83 +129,76 @@ def test_random_targets_and_boxes_command_only_clear_poses(seed):
     assert collisions and commanded
 
 
-def _desktop_solver_with_accept(reachable_pitches=(-1.2, -0.6)):
-    """Return a desktop solver that keeps the issue-23 contract: candidates tried in turn."""
+def _desktop_solver():
     config = arm_config_from_mapping(DESKTOP_PARAMETERS)
-    inner = DesktopTargetSolver.from_config(config, desktop_geometry(config))
-
-    class Enumerating:
-        geometry = inner.geometry
-        base_frame = inner.base_frame
-        describe = staticmethod(inner.describe)
-        values = staticmethod(inner.values)
-        approach_pitch = -1.2
-
-        def solve(self, frame_id, x, y, z, previous=None, orientation=None,
-                  approach_pitch=None, accept=None):
-            first = None
-            for pitch in reachable_pitches:
-                result = inner.solve(frame_id, x, y, z, previous, orientation,
-                                     approach_pitch=pitch)
-                result = result._replace(accepted=True) if hasattr(result, 'accepted') \
-                    else _with_accepted(result, True)
-                first = first or result
-                if result.rejected or accept is None or accept(result.readings):
-                    return result
-            return _with_accepted(first, False)
-    return Enumerating()
+    return DesktopTargetSolver.from_config(config, desktop_geometry(config))
 
 
-def _with_accepted(result, accepted):
-    class Accepted(type(result)):
-        pass
-    out = Accepted(*result)
-    out.accepted = accepted
-    return out
+def _box_around(point, half=0.01):
+    return [point[0] - half, point[1] - half, point[2] - half, point[0] + half,
+            point[1] + half, point[2] + half]
 
 
-def test_a_solver_that_enumerates_its_poses_gets_accept_and_its_verdict_is_kept():
-    solver = _desktop_solver_with_accept()
-    assert takes_accept(solver)
-    radii = [0.0, 0.0, 0.01, 0.01, 0.01, 0.01]  # (the turntable starts on the base)
-    guard = WorkspaceGuard({'floor_height': 0.0, 'link_radius': radii})
+#: The desktop arm's radii, base first (the turntable starts on the base: no radius).
+DESKTOP_RADII = [0.0, 0.0, 0.01, 0.01, 0.01, 0.01]
+
+
+def test_a_desktop_arm_is_offered_its_next_pose_when_the_preferred_one_touches():
+    solver = _desktop_solver()
+    guard = WorkspaceGuard({'floor_height': 0.0, 'link_radius': DESKTOP_RADII})
     guard.use_arm(solver)
-    # A point the steep pitch reaches with the wrist over a box, the shallower one clear of it.
-    clear = guard.solve(solver, '', (0.25, 0.0, 0.05), None)
-    assert clear.result.status is not NodeStatus.COLLISION and clear.detail == ''
+    target = (0.25, 0.0, 0.05)
+    clear = guard.solve(solver, '', target, None)
+    assert clear.result.status is NodeStatus.REACHED and clear.detail == ''
+    # A box around the preferred pose's wrist: the solver's next pose in its order is taken.
     wrist = ArmLinks(solver.geometry, (0.01,) * 5).points(clear.result.readings)[3]
-    box = [wrist[0] - 0.01, wrist[1] - 0.01, wrist[2] - 0.01, wrist[0] + 0.01,
-           wrist[1] + 0.01, wrist[2] + 0.01]
-    guard = WorkspaceGuard({'floor_height': 0.0, 'keep_out_boxes': box, 'link_radius': radii})
+    guard = WorkspaceGuard({'floor_height': 0.0, 'link_radius': DESKTOP_RADII,
+                            'keep_out_boxes': _box_around(wrist)})
     guard.use_arm(solver)
-    passed = guard.solve(solver, '', (0.25, 0.0, 0.05), None)
-    assert passed.result.status is not NodeStatus.COLLISION
-    assert passed.result.approach_pitch == pytest.approx(-0.6)
+    passed = guard.solve(solver, '', target, None)
+    assert passed.result.reachable and passed.result.status is not NodeStatus.COLLISION
+    assert passed.result.readings != pytest.approx(clear.result.readings, abs=1e-6)
     assert passed.detail.startswith('the preferred pose would touch: ')
-    # No candidate accepted: the solver says so (accepted False), the guard says COLLISION.
-    blocked = _desktop_solver_with_accept(reachable_pitches=(-1.2,))
-    guard.use_arm(blocked)
-    refused = guard.solve(blocked, '', (0.25, 0.0, 0.05), None)
-    assert refused.result.status is NodeStatus.COLLISION
+    assert not oracle_touches(guard.links.points(passed.result.readings), guard.links.radii,
+                              guard.obstacles)
+    tip = solver.geometry.tool_position(passed.result.readings)
+    assert math.dist(tip, target) < 1e-9
+
+
+def test_a_desktop_target_with_no_clear_pose_is_collision_naming_the_preferred_one():
+    solver = _desktop_solver()
+    # A wall between the arm and the target: every exact pose passes the hand through it.
+    wall = [0.2, -0.4, -0.02, 0.22, 0.4, 0.4]
+    guard = WorkspaceGuard({'floor_height': -0.5, 'link_radius': DESKTOP_RADII,
+                            'keep_out_boxes': wall})
+    guard.use_arm(solver)
+    refused = guard.solve(solver, '', (0.25, 0.0, 0.05), None)
+    assert refused.result.status is NodeStatus.COLLISION and not refused.result.reachable
     assert refused.detail.startswith('every pose the solver may command would touch: ')
+    assert 'keep-out box' in refused.detail
 
 
-def test_a_desktop_solver_without_accept_has_its_one_pose_checked():
-    config = arm_config_from_mapping(DESKTOP_PARAMETERS)
-    solver = DesktopTargetSolver.from_config(config, desktop_geometry(config))
-    guard = WorkspaceGuard({'floor_height': -0.05, 'link_radius': [0.01]})
-    guard.use_arm(solver)
-    if takes_accept(solver):
-        pytest.skip('the desktop solver enumerates its poses now: the test above covers it')
-    result = solver.solve('', 0.25, 0.0, 0.05)
-    wrist = ArmLinks(solver.geometry, (0.01,) * 5).points(result.readings)[3]
-    guard = WorkspaceGuard({'floor_height': -0.05, 'link_radius': [0.01], 'keep_out_boxes': [
-        wrist[0] - 0.01, wrist[1] - 0.01, wrist[2] - 0.01, wrist[0] + 0.01, wrist[1] + 0.01,
-        wrist[2] + 0.01]})
-    guard.use_arm(solver)
-    guarded = guard.solve(solver, '', (0.25, 0.0, 0.05), None)
-    assert guarded.result.status is NodeStatus.COLLISION
-    assert guarded.detail.startswith('the pose the solver commands would touch: ')
+@pytest.mark.parametrize('seed', range(2))
+def test_random_desktop_targets_and_boxes_command_only_clear_poses(seed):
+    rng = np.random.default_rng(seed)
+    solver = _desktop_solver()
+    clear = refused = 0
+    for _ in range(6):
+        guard = WorkspaceGuard({'floor_height': float(rng.uniform(-0.05, 0.0)),
+                                'link_radius': DESKTOP_RADII,
+                                'keep_out_boxes': random_boxes(rng, 4, (0.15, 0.0, 0.1), 0.2)})
+        guard.use_arm(solver)
+        for _ in range(15):
+            target = tuple(rng.uniform((-0.3, -0.3, 0.0), (0.3, 0.3, 0.35)))
+            guarded = guard.solve(solver, '', target, None)
+            if guarded.result.status is NodeStatus.COLLISION:
+                refused += 1
+                assert not guarded.result.reachable
+                continue
+            clear += 1
+            assert not oracle_touches(guard.links.points(guarded.result.readings),
+                                      guard.links.radii, guard.obstacles), target
+    assert clear and refused
 
 
 def test_link_radius_must_fit_the_arm_and_leave_the_first_joint_off_the_floor():

@@ -161,6 +161,19 @@ def test_set_targets_keeps_unmentioned_joints():
     np.testing.assert_allclose(sim.targets, (0.4, 0.6))
 
 
+def test_a_blocked_joint_holds_where_it_started_whatever_is_commanded():
+    sim = ArmSim(DEFAULT_ARM, initial_positions=(0.2, -0.3), blocked_joints=['elbow_joint'])
+    assert sim.blocked == {1}
+    sim.command((0.8, 1.2))
+    sim.set_targets({1: -1.0})
+    sim.advance(1.0)
+    np.testing.assert_allclose(sim.targets, (0.8, -0.3))
+    np.testing.assert_allclose(sim.positions, (0.8, -0.3), atol=1e-4)
+    with pytest.raises(SimError, match='blocked_joints: no simulated joint named wrist '
+                                       r'\(the joints: shoulder_joint, elbow_joint\)'):
+        ArmSim(DEFAULT_ARM, blocked_joints=['wrist'])
+
+
 def test_gravity_compensation_holds_a_vertical_arm():
     q = (0.3, 0.4)  # the servo arm moves in the vertical xz plane
     held = ArmSim(SERVO_ARM, initial_positions=q)

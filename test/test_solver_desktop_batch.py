@@ -13,6 +13,10 @@ from urdf_arms import DESKTOP_JOINTS, random_desktop_arm
 
 SHAPES = tuple(DESKTOP_JOINTS)
 
+#: Readings of a row and of the scalar solve agree to this, rad (a pose on a boundary of the
+#: feasible pitches holds its joint there exactly in both).
+READINGS = 1e-12
+
 
 def _case(rng, arm, geometry, count):
     """Targets near and away from the arm's poses, previous commands, wanted pitches."""
@@ -31,9 +35,7 @@ def _assert_rows_equal(solver, batch, targets, previous, wanted, orientations=No
                            orientation=None if orientations is None else orientations[row])
         assert int(batch.status[row]) == int(sol.status), (row, sol)
         assert bool(batch.reachable[row]) == sol.reachable
-        # Readings to 1e-6 rad: at full stretch or fold the elbow angle moves with the square
-        # root of rounding; the tool point, error and pitch agree tightly.
-        np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=READINGS)
         np.testing.assert_allclose(batch.tool[row], sol.tool, rtol=0, atol=1e-12)
         assert batch.error[row] == pytest.approx(sol.error, abs=1e-12)
         np.testing.assert_allclose(
@@ -80,7 +82,7 @@ def test_without_previous_or_with_one_pitch():
     for row, target in enumerate(targets):
         sol = solver.solve(*target, approach_pitch=-0.7)
         assert int(batch.status[row]) == int(sol.status)
-        np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=READINGS)
 
 
 @pytest.mark.parametrize('arguments, match', [

@@ -51,7 +51,7 @@ from two_bone_ik.solver.validation import MAX_JOINT_LIMIT
 #: Names of the node parameters a desktop arm reads, in declaration order.
 DESKTOP_PARAMETER_NAMES = PARAMETER_NAMES + (
     'arm_shape', 'tool_offset', 'use_orientation', 'approach_pitch', 'gripper_joint',
-    'gripper_limits')
+    'gripper_limits', 'allow_reach_back')
 
 #: Parameters a node passes on only when given (see :func:`given_arm_values`).
 GIVEN_ONLY = ('joint_zero_angles', 'joint_directions', 'joint_lower_limits',
@@ -104,6 +104,9 @@ class DesktopConfig:
         Command the pitch and roll of each target's orientation.
     approach_pitch : float, rad
         Preferred approach pitch without ``use_orientation``, in [-pi, pi].
+    allow_reach_back : bool
+        Without ``use_orientation``: whether a target only the arm reaching back over the yaw
+        axis reaches is reached that way (else ``JOINT_LIMITED``).
     gripper_joint : str
         A gripper's jaw joint, off the chain: the URDF of these parameters holds it
         (:func:`two_bone_ik.arm.urdf_export.desktop_urdf`), so a simulation of that URDF moves
@@ -135,6 +138,7 @@ class DesktopConfig:
     approach_pitch: float = 0.0
     gripper_joint: str = ''
     gripper_limits: Tuple[float, float] = (-math.inf, math.inf)
+    allow_reach_back: bool = True
 
     def __post_init__(self):
         names = _names(self.joint_names)
@@ -167,9 +171,10 @@ class DesktopConfig:
                      'shoulder_position'):
             self._set(name, getattr(shared, name))
         self._set('tool_offset', self._checked_tool())
-        if not isinstance(self.use_orientation, bool):
-            raise ArmConfigError(
-                f'use_orientation: expected true or false, got {self.use_orientation!r}')
+        for name in ('use_orientation', 'allow_reach_back'):
+            if not isinstance(getattr(self, name), bool):
+                raise ArmConfigError(
+                    f'{name}: expected true or false, got {getattr(self, name)!r}')
         pitch = self.approach_pitch
         if not is_real(pitch) or not -math.pi <= pitch <= math.pi:
             raise ArmConfigError(

@@ -18,8 +18,11 @@ Send the two_bone_ik IK node one target (or a timed path of targets) and print i
 Publishes geometry_msgs/PoseStamped on <namespace>/target_pose once the node subscribes to it,
 then prints what the node answered: the status (code, name, level) and message from
 <namespace>/ik_status, the tip error (m), and the joint command from <namespace>/joint_commands
-(for a planned motion, its last command, at rest). No ROS distro is needed: it runs from the
-virtualenv (.venv-jazzy/bin/two_bone_ik_target) as well as with `ros2 run two_bone_ik
+(for a planned motion, its last command, at rest). Then it waits (--wait) for what
+<namespace>/motion_status says about the target and prints one line: `arrived: tool point N mm
+from the target (measured)`, or why not (the arm did not follow, missed the goal, nobody
+publishes joint_states). No ROS distro is needed: it runs from the virtualenv
+(.venv-jazzy/bin/two_bone_ik_target) as well as with `ros2 run two_bone_ik
 two_bone_ik_target`."""
 
 TARGET_EPILOG = """\
@@ -38,12 +41,15 @@ order, and a table follows: per target its time, position, status and tip error,
 count per status and the worst tip error.
 
 exit status:
-  0  the target was reached (REACHED 0, ELBOW_FLIPPED 4, APPROACH_ADJUSTED 14);
+  0  the target was reached (REACHED 0, ELBOW_FLIPPED 4, APPROACH_ADJUSTED 14) and the arm
+     arrived (motion_status ARRIVED 21; with --no-wait: reached);
      with --path: every target was reached
   1  answered, but not reached (out of reach, joint limited, wrong frame, ...);
      with --path: some target not reached or not answered
   2  nobody answered within --timeout (no node subscribes to the target topic, or no
      ik_status came), or the command line or path file cannot be used
+  3  reached, but the arm did not arrive: NOT_FOLLOWING 22, GOAL_MISSED 23,
+     NOT_MONITORED 24 (nobody publishes joint_states), or no verdict within --wait
 
 ROS arguments after --ros-args go to rclpy (remappings, ...).
 
@@ -72,13 +78,16 @@ keys:
 
 #: Default seconds to wait for the node and its answer.
 DEFAULT_TIMEOUT = 5.0
+#: Default seconds to wait for the arm to arrive, after a planned motion's end.
+DEFAULT_WAIT = 5.0
 
 
 class TargetArguments(NamedTuple):
     """What ``two_bone_ik_target`` was asked.
 
     ``position`` (m) or ``path`` is set, not both. ``pitch`` and ``roll`` (rad) are None
-    without an orientation. ``timeout`` in seconds.
+    without an orientation. ``timeout`` and ``wait`` in seconds; ``wait`` None: do not wait
+    for arrival (``--no-wait``, and always with a path).
     """
 
     position: Optional[Tuple[float, float, float]]
@@ -88,6 +97,7 @@ class TargetArguments(NamedTuple):
     pitch: Optional[float]
     roll: Optional[float]
     timeout: float
+    wait: Optional[float] = DEFAULT_WAIT
 
 
 class TeleopArguments(NamedTuple):
@@ -163,6 +173,13 @@ def target_parser() -> argparse.ArgumentParser:
                         help='seconds to wait for the node, then for its answer (from the '
                              "target, or a path's last target; a planned motion adds its "
                              'duration) (default: %(default)g)')
+    arrival = parser.add_mutually_exclusive_group()
+    arrival.add_argument('-w', '--wait', type=_positive, metavar='S',
+                         help="seconds to wait for motion_status's verdict on the target "
+                              'after the answer (a planned motion adds its duration) '
+                              f'(default: {DEFAULT_WAIT:g})')
+    arrival.add_argument('--no-wait', action='store_true',
+                         help='do not wait for arrival: exit 0 once the target is reached')
     return parser
 
 
@@ -178,6 +195,9 @@ def parse_target_arguments(argv: Optional[Sequence[str]] = None) -> TargetArgume
                      'numbers')
     if args.path is not None and args.position:
         parser.error('give either X Y Z or --path FILE, not both')
+    if args.path is not None and (args.no_wait or args.wait is not None):
+        parser.error('--wait and --no-wait are for one target; a path does not wait for '
+                     'arrival')
     if args.path is not None and (args.pitch is not None or args.roll is not None):
         parser.error("--pitch and --roll are for one target; a path's lines carry their own "
                      '(t,x,y,z,pitch,roll)')
@@ -185,8 +205,10 @@ def parse_target_arguments(argv: Optional[Sequence[str]] = None) -> TargetArgume
     if (pitch is None) != (roll is None):
         pitch, roll = pitch or 0.0, roll or 0.0
     position = tuple(args.position) if args.path is None else None
+    wait = None if args.no_wait or args.path is not None else (
+        DEFAULT_WAIT if args.wait is None else args.wait)
     return TargetArguments(position, args.path, args.frame, args.namespace, pitch, roll,
-                           args.timeout)
+                           args.timeout, wait)
 
 
 def teleop_parser() -> argparse.ArgumentParser:

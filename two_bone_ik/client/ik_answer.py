@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import math
 from typing import Mapping, Optional, Sequence, Tuple
 
+from two_bone_ik.client.motion_answer import parse_point, Point
+
 #: Codes whose tip is on the target: REACHED (0), ELBOW_FLIPPED (4), APPROACH_ADJUSTED (14).
 REACHED_CODES = frozenset({0, 4, 14})
 
@@ -18,6 +20,8 @@ EXIT_REACHED = 0
 EXIT_NOT_REACHED = 1
 #: Exit code: nobody answered (no node, or no answer within the timeout), or a bad command line.
 EXIT_NO_ANSWER = 2
+#: Exit code: reached, but the arm did not get there (or nothing says it did).
+EXIT_NOT_ARRIVED = 3
 #: Exit code after Ctrl-C, as a shell reports a command that SIGINT ended.
 EXIT_INTERRUPTED = 130
 
@@ -57,6 +61,14 @@ class IkAnswer:
         Seconds until the arm is at rest on the command (``motion_remaining``); 0 if not given.
     joints : JointPositions or None
         The command for this target (the last one of a motion, at rest), once known.
+    use_orientation : bool or None
+        Whether the node used the target's orientation (its ``use_orientation`` value, a
+        desktop arm's), None when it does not say (a planar arm, which has no wrist).
+    tool_point, measured_tool_point : tuple of 3 float or None
+        The commanded tool point and that of the latest measured readings, m in
+        ``base_frame`` (``tool_point``, ``measured_tool_point``); None if unknown.
+    arrival : str
+        The node's last ``motion_status`` name (``arrival``); empty if not given.
     """
 
     code: Optional[int]
@@ -67,6 +79,10 @@ class IkAnswer:
     moving: bool = False
     motion_remaining: float = 0.0
     joints: Optional[JointPositions] = None
+    use_orientation: Optional[bool] = None
+    tool_point: Optional[Point] = None
+    measured_tool_point: Optional[Point] = None
+    arrival: str = ''
 
     @property
     def reached(self) -> bool:
@@ -99,17 +115,28 @@ def answer_from_status(level: int, message: str, values: Mapping[str, str]) -> I
     code = int(code_text) if code_text.strip().lstrip('-').isdigit() else None
     name = values.get('status') or message.split(':', 1)[0] or 'UNKNOWN'
     remaining = _number(values.get('motion_remaining'), 0.0)
+    used = values.get('use_orientation', '').strip().lower()
     return IkAnswer(code=code, name=name, message=message, level=int(level),
                     tip_error=_number(values.get('tip_error'), math.nan),
                     moving=values.get('moving', '').strip().lower() == 'true',
-                    motion_remaining=remaining if math.isfinite(remaining) else 0.0)
+                    motion_remaining=remaining if math.isfinite(remaining) else 0.0,
+                    use_orientation={'true': True, 'false': False}.get(used),
+                    tool_point=parse_point(values.get('tool_point')),
+                    measured_tool_point=parse_point(values.get('measured_tool_point')),
+                    arrival=values.get('arrival', ''))
 
 
-def target_exit_code(answer: Optional[IkAnswer]) -> int:
-    """Return the exit code for one target: reached 0, answered otherwise 1, no answer 2."""
+def target_exit_code(answer: Optional[IkAnswer], arrived: Optional[bool] = None) -> int:
+    """Return the exit code for one target.
+
+    Reached 0, answered otherwise 1, no answer 2; reached but not ``arrived`` 3 (``arrived``
+    None: not waited for, as with ``--no-wait``).
+    """
     if answer is None:
         return EXIT_NO_ANSWER
-    return EXIT_REACHED if answer.reached else EXIT_NOT_REACHED
+    if not answer.reached:
+        return EXIT_NOT_REACHED
+    return EXIT_NOT_ARRIVED if arrived is False else EXIT_REACHED
 
 
 def path_exit_code(answers: Sequence[Optional[IkAnswer]]) -> int:

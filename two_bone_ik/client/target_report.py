@@ -6,13 +6,14 @@ from typing import List, Optional, Sequence
 
 from two_bone_ik.client.ik_answer import IkAnswer
 from two_bone_ik.client.target_path import PathTarget
+from two_bone_ik.common.number_text import number_text
 
 #: How a target without an answer shows in the table and the counts.
 NO_ANSWER = 'no answer'
 
 
 def _metres(value: float) -> str:
-    return 'unknown' if math.isnan(value) else f'{value:.6f} m'
+    return 'unknown' if math.isnan(value) else number_text(value, 'm', 6)
 
 
 def format_answer(answer: IkAnswer, joints_note: str = '') -> str:
@@ -45,6 +46,19 @@ def format_answer(answer: IkAnswer, joints_note: str = '') -> str:
         lines.extend(f'  {name:<{width}}  {position:+.6f}'
                      for name, position in zip(joints.names, joints.positions))
     return '\n'.join(lines) + '\n'
+
+
+def orientation_note(answer: Optional[IkAnswer], node: str) -> str:
+    """Return why an orientation sent (--pitch, --roll) was not used, and how to use it.
+
+    ``''`` when the node used it, did not say (``use_orientation`` is a desktop arm's value)
+    or did not answer. ``node`` is the IK node's full name.
+    """
+    if answer is None or answer.use_orientation is not False:
+        return ''
+    return ("the orientation (--pitch/--roll) was not used: the node's use_orientation is "
+            'false (it approaches at its approach_pitch); to use it: ros2 param set '
+            f'{node} use_orientation true, or use_orientation: true in its params file')
 
 
 def _status_text(answer: Optional[IkAnswer]) -> str:

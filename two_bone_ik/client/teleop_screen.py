@@ -8,9 +8,10 @@ the tool ends (``q``, Ctrl-C, an exception).
 import curses
 import os
 import textwrap
-from typing import Iterable, List, Optional
+from typing import Iterable, List, NamedTuple, Optional
 
 from two_bone_ik.client.ik_answer import IkAnswer
+from two_bone_ik.client.motion_answer import Point
 from two_bone_ik.client.teleop_keys import AXES, Jog, key_help, Twist, ZERO
 
 #: Milliseconds curses waits after Esc for the rest of an escape sequence (its default, 1 s,
@@ -36,9 +37,28 @@ def _twist_text(twist) -> str:
     return ', '.join(parts) or 'zero'
 
 
+class ToolPoints(NamedTuple):
+    """The tool point as the node last said it: commanded and measured (m), and arrival."""
+
+    commanded: Optional[Point] = None
+    measured: Optional[Point] = None
+    arrival: str = ''
+
+
+def _point_text(point: Optional[Point]) -> str:
+    return 'unknown' if point is None else '(' + ', '.join(f'{v:.3f}' for v in point) + ')'
+
+
+def tool_point_line(points: ToolPoints) -> str:
+    """``tool point (m): commanded (x, y, z), measured (x, y, z) [ARRIVED]``."""
+    arrival = f' [{points.arrival}]' if points.arrival and points.arrival != 'none' else ''
+    return (f'tool point (m): commanded {_point_text(points.commanded)}, measured '
+            f'{_point_text(points.measured)}{arrival}')
+
+
 def screen_lines(jog: Jog, twist_topic: str, status_topic: str, answer: Optional[IkAnswer],
                  reachable: Optional[bool], last_twist: Twist = ZERO,
-                 width: int = 80) -> List[str]:
+                 width: int = 80, points: Optional[ToolPoints] = None) -> List[str]:
     """Return the screen's lines.
 
     Parameters
@@ -55,6 +75,9 @@ def screen_lines(jog: Jog, twist_topic: str, status_topic: str, answer: Optional
         The twist sent last (linear m/s, angular rad/s); zero by default.
     width : int
         Columns: long status messages are wrapped to it.
+    points : ToolPoints, optional
+        The commanded and measured tool point (from ``ik_status`` or ``motion_status``,
+        whichever came last); default: those of ``answer``.
     """
     moving = jog.moving
     lines = [f'two_bone_ik_teleop: twists on {twist_topic}',
@@ -68,6 +91,9 @@ def screen_lines(jog: Jog, twist_topic: str, status_topic: str, answer: Optional
                                    f'{answer.level_name}]', max(20, width - 1),
                                    subsequent_indent='  '))
     lines.append('reachable: ' + {None: 'unknown', True: 'yes', False: 'no'}[reachable])
+    if points is None and answer is not None:
+        points = ToolPoints(answer.tool_point, answer.measured_tool_point, answer.arrival)
+    lines.append(tool_point_line(points or ToolPoints()))
     lines.append('')
     lines.append('keys:')
     lines.extend(key_help().rstrip('\n').split('\n'))

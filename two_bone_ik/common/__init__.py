@@ -1,1 +1,1 @@
-"""What every concern of the package shares: the configuration error, the warning throttle."""
+"""What every concern of the package shares: config errors, warning throttle, number texts."""

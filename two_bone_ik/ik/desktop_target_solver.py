@@ -13,10 +13,13 @@ import math
 from typing import NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.desktop_geometry import DesktopGeometry
+from two_bone_ik.common.number_text import number_text
 from two_bone_ik.ik.status import FROM_DESKTOP_STATUS, NodeStatus
-from two_bone_ik.ik.target_solver import describe_out_of_reach, describe_rejected, status_values
+from two_bone_ik.ik.target_solver import describe_off_plane, describe_out_of_reach
+from two_bone_ik.ik.target_solver import describe_rejected, ON_TARGET_TOLERANCE, status_values
+from two_bone_ik.ik.target_solver import valid_position, within_tolerance_note
 from two_bone_ik.solver import IkInputError
-from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop import Accept, DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
 
 _NAN = math.nan
@@ -51,6 +54,15 @@ class DesktopTargetResult(NamedTuple):
     frame_id : str
     position : tuple of 3 float
         The target as received, m in ``frame_id``.
+    frame_reason : str
+        ``WRONG_FRAME``: why the target could not be transformed into ``base_frame``; ''
+        otherwise.
+    yaw_branch : str
+        ``'facing'`` or ``'back'`` (reaching back over the yaw axis); ``''`` when rejected.
+    roll_moved : bool
+        Whether the roll left its held reading (position only).
+    accepted : bool
+        False when ``accept`` refused every exact pose (see :meth:`DesktopTargetSolver.solve`).
     """
 
     status: NodeStatus
@@ -66,6 +78,10 @@ class DesktopTargetResult(NamedTuple):
     solver_status: Optional[DesktopStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    frame_reason: str = ''
+    yaw_branch: str = ''
+    roll_moved: bool = False
+    accepted: bool = True
 
     @property
     def rejected(self) -> bool:
@@ -91,6 +107,9 @@ class DesktopTargetSolver:
         Command the pitch and roll of the target's orientation (attribute; settable).
     approach_pitch : float
         Preferred approach pitch without ``use_orientation``, rad (attribute; settable).
+    allow_reach_back : bool
+        Whether a position-only target may be reached with the arm reaching back over the yaw
+        axis (see :class:`~two_bone_ik.solver.desktop.DesktopSolver`).
 
     Raises
     ------
@@ -100,14 +119,15 @@ class DesktopTargetSolver:
 
     def __init__(self, geometry: DesktopGeometry, elbow: str = 'up',
                  allow_elbow_flip: bool = True, out_of_plane_tolerance: float = 0.001,
-                 use_orientation: bool = False, approach_pitch: float = 0.0):
+                 use_orientation: bool = False, approach_pitch: float = 0.0,
+                 allow_reach_back: bool = True):
         self.geometry = geometry
         self.base_frame = geometry.base_frame
         self.elbow = elbow
         self.use_orientation = use_orientation
         self.approach_pitch = approach_pitch
         self._solver = DesktopSolver(geometry.model, elbow, allow_elbow_flip,
-                                     out_of_plane_tolerance)
+                                     out_of_plane_tolerance, allow_reach_back)
         self._tolerance = out_of_plane_tolerance
         self.inner_reach, self.outer_reach = geometry.reach
 
@@ -117,21 +137,24 @@ class DesktopTargetSolver:
 
         ``config`` is a :class:`~two_bone_ik.arm.desktop_config.DesktopConfig` or any object
         with its ``elbow``, ``allow_elbow_flip``, ``out_of_plane_tolerance``,
-        ``use_orientation`` and ``approach_pitch``.
+        ``use_orientation``, ``approach_pitch`` and ``allow_reach_back``.
         """
         return cls(geometry, config.elbow, config.allow_elbow_flip,
                    config.out_of_plane_tolerance, config.use_orientation,
-                   config.approach_pitch)
+                   config.approach_pitch, config.allow_reach_back)
 
-    def _rejected(self, status: NodeStatus, frame_id: str, position) -> DesktopTargetResult:
+    def rejected(self, status: NodeStatus, frame_id: str, position,
+                 frame_reason: str = '') -> DesktopTargetResult:
+        """Return a rejected outcome (nothing to command; NaN readings) for this arm."""
         count = len(self.geometry.joint_names)
         return DesktopTargetResult(status, (_NAN,) * count, False, _NAN, _NAN, _NAN, '', _NAN,
-                                   _NAN, _NAN, None, frame_id, tuple(position))
+                                   _NAN, _NAN, None, frame_id, tuple(position), frame_reason)
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None,
               orientation: Optional[Sequence[float]] = None,
-              approach_pitch: Optional[float] = None) -> DesktopTargetResult:
+              approach_pitch: Optional[float] = None,
+              accept: Optional[Accept] = None) -> DesktopTargetResult:
         """Solve one target.
 
         Parameters
@@ -149,6 +172,9 @@ class DesktopTargetSolver:
         approach_pitch : float, optional
             The pitch to prefer for this target instead of :attr:`approach_pitch` (jogging
             turns it), rad.
+        accept : callable, optional
+            ``accept(readings) -> bool`` (a tuple of N floats, chain order, rad): as
+            :meth:`DesktopSolver.solve <two_bone_ik.solver.desktop.DesktopSolver.solve>`.
 
         Returns
         -------
@@ -157,37 +183,57 @@ class DesktopTargetSolver:
         """
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
-            return self._rejected(NodeStatus.WRONG_FRAME, frame_id, position)
-        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
+        if not valid_position(x, y, z):
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         if previous is not None and (len(previous) != len(self.geometry.joint_names)
                                      or not all(map(math.isfinite, previous))):
             previous = None
         try:
             sol = self._solver.solve(
                 x, y, z, previous, self.approach_pitch if approach_pitch is None
-                else approach_pitch, orientation if self.use_orientation else None)
+                else approach_pitch, orientation if self.use_orientation else None, accept)
         except IkInputError:
-            # Beyond the solver's exact range (1e100 m), or an orientation that is no rotation.
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+            # An orientation that is no rotation (or beyond the solver's exact range, 1e100 m
+            # from the shoulder: not reached from a valid position).
+            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
         return DesktopTargetResult(
             FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
             sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
-            sol.orientation_error, sol.status, frame_id, position)
+            sol.orientation_error, sol.status, frame_id, position, yaw_branch=sol.yaw_branch,
+            roll_moved=sol.roll_moved, accepted=sol.accepted)
 
     def describe(self, result: DesktopTargetResult) -> str:
         """One line for a human, starting with the status name."""
         status = result.status
+        if result.rejected:
+            line = describe_rejected(result, self.base_frame)
+            if status is NodeStatus.INVALID_TARGET:
+                line += ', or its orientation is not a rotation'
+            return line
+        if status is NodeStatus.OFF_PLANE:
+            return describe_off_plane(result, "arm's plane", self._tolerance,
+                                      result.solver_status)
+        if self.geometry.model.has_yaw:
+            return self._describe_solved(result)
+        return self._describe_solved(result) + within_tolerance_note(
+            result, "arm's plane", ON_TARGET_TOLERANCE * self.outer_reach)
+
+    def _describe_solved(self, result: DesktopTargetResult) -> str:
+        """One line for a target solved or clamped (not rejected, not ``OFF_PLANE``)."""
+        status = result.status
         name = status.name
         pitch = ('' if math.isnan(result.approach_pitch)
-                 else f', approach pitch {result.approach_pitch:.3f} rad')
+                 else f", approach pitch {number_text(result.approach_pitch, 'rad')}")
         if status is NodeStatus.REACHED:
-            return (f'{name}: tool point on the target, {result.distance:.3f} m from the '
-                    f'shoulder, elbow {result.elbow}{pitch}{self._orientation_text(result)}')
+            return (f"{name}: tool point on the target, {number_text(result.distance, 'm')} "
+                    f'from the shoulder, elbow {result.elbow}{pitch}'
+                    f'{self._orientation_text(result)}')
         if status is NodeStatus.APPROACH_ADJUSTED:
             return (f'{name}: tool point on the target at approach pitch '
-                    f'{result.approach_pitch:.3f} rad, the reachable one nearest the asked '
-                    f'{result.asked_pitch:.3f} rad{self._orientation_text(result)}')
+                    f"{number_text(result.approach_pitch, 'rad')}, the reachable one nearest "
+                    f"the asked {number_text(result.asked_pitch, 'rad')}"
+                    f'{self._orientation_text(result)}')
         if status is NodeStatus.ELBOW_FLIPPED:
             return (f'{name}: tool point on the target with elbow {result.elbow}{pitch}; elbow '
                     f'{self.elbow} cannot reach it within the limits')
@@ -195,39 +241,37 @@ class DesktopTargetSolver:
             return describe_out_of_reach(result, self.outer_reach)
         if status is NodeStatus.INSIDE_INNER:
             if result.off_plane:
-                return (f'{name}: target {abs(result.off_plane):.3f} m closer to the yaw axis '
-                        "than the arm's plane can come, plane turned nearest it")
-            return (f'{name}: target inside the inner reach ({self.inner_reach:.3f} m from the '
-                    'shoulder), arm folded toward it')
+                return (f"{name}: target {number_text(abs(result.off_plane), 'm')} closer to "
+                        "the yaw axis than the arm's plane can come, plane turned nearest it")
+            return (f"{name}: target inside the inner reach ({number_text(self.inner_reach, 'm')}"
+                    ' from the shoulder), arm folded toward it')
+        if status is NodeStatus.JOINT_LIMITED and result.reachable:
+            return (f'{name}: tool point on the target, but the roll the orientation asks '
+                    f'is past its limit; the roll stops on it{pitch}')
         if status is NodeStatus.JOINT_LIMITED:
-            if result.reachable:
-                return (f'{name}: tool point on the target, but the roll the orientation asks '
-                        f'is past its limit; the roll stops on it{pitch}')
-            return (f'{name}: joint limits keep the tool point {result.error:.3f} m from the '
-                    'target, closest pose in limits commanded')
-        if status is NodeStatus.OFF_PLANE:
-            return (f"{name}: target {abs(result.off_plane):.4f} m off the arm's plane "
-                    f'(tolerance {self._tolerance:g} m), its projection commanded '
-                    f'({result.solver_status.name})')
-        line = describe_rejected(result, self.base_frame)
-        if status is NodeStatus.INVALID_TARGET:
-            line += ', or its orientation is not a rotation'
-        return line
+            return (f"{name}: joint limits keep the tool point {number_text(result.error, 'm')} "
+                    'from the target, closest pose in limits commanded')
+        return describe_rejected(result, self.base_frame)
 
     def _orientation_text(self, result: DesktopTargetResult) -> str:
         if not self.use_orientation or math.isnan(result.orientation_error):
             return ''
-        return (f', orientation {result.orientation_error:.3g} rad from the asked one (what the '
-                'arm cannot turn is dropped)')
+        return (f", orientation {number_text(result.orientation_error, 'rad')} from the asked "
+                'one (what the arm cannot turn is dropped)')
 
     def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
         """Return the key/value pairs of the status message.
 
-        The planar arm's keys, the approach pitch (rad) and, with ``use_orientation``, the
-        orientation error (rad).
+        The planar arm's keys, the approach pitch (rad), ``use_orientation`` (``true`` /
+        ``false``: whether the target's orientation was used), the yaw's branch (``facing``,
+        ``back``; empty when rejected), whether the roll moved (``true``, ``false``) and, with
+        ``use_orientation``, the orientation error (rad).
         """
         pairs = status_values(result, result.solver_status) + (
-            ('approach_pitch', f'{result.approach_pitch:.6f}'),)
+            ('approach_pitch', f'{result.approach_pitch:.6f}'),
+            ('use_orientation', 'true' if self.use_orientation else 'false'),
+            ('yaw_branch', result.yaw_branch),
+            ('roll_moved', 'true' if result.roll_moved else 'false'))
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs

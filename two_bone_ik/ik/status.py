@@ -5,6 +5,10 @@ names, same numbers 0-4) with the outcomes only the node can see, and the deskto
 :class:`~two_bone_ik.solver.desktop_results.DesktopStatus` (``OFF_PLANE``,
 ``APPROACH_ADJUSTED``) under the same names and numbers. The numbers are published
 (``ik_status`` value ``code``) and will never be renumbered; new statuses get new numbers.
+
+``MotionStatus`` is what ``motion_status`` says about a command (did the arm get there), with
+numbers from 20 on: never one of ``NodeStatus``'s, so a ``code`` names one outcome whichever
+topic carries it.
 """
 
 import enum
@@ -35,7 +39,8 @@ class NodeStatus(enum.IntEnum):
     OFF_PLANE = 10
     #: ``header.frame_id`` is neither empty nor ``base_frame``: rejected, nothing commanded.
     WRONG_FRAME = 11
-    #: A coordinate is NaN or infinite (or too large to solve): rejected, nothing commanded.
+    #: A coordinate is NaN or infinite, or the target is more than 1e100 m from the origin of
+    #: ``base_frame`` (too far to solve exactly): rejected, nothing commanded.
     INVALID_TARGET = 12
     #: The arm comes from the robot_description topic and no usable description has arrived
     #: yet: rejected, nothing commanded.
@@ -94,3 +99,34 @@ def category(status: NodeStatus) -> str:
     if status in REJECTED:
         return 'rejected'
     return 'clamped'
+
+
+class MotionStatus(enum.IntEnum):
+    """What ``motion_status`` says about one command: did the arm get there. Stable numbers."""
+
+    #: A motion toward a command started (one per command).
+    MOVING = 20
+    #: The measured readings came within ``goal_tolerance`` of the final command.
+    ARRIVED = 21
+    #: During the motion a joint lagged its streamed command by more than ``path_tolerance``,
+    #: or no ``joint_states`` came for a commanded joint for ``state_timeout``: the node stopped
+    #: streaming and holds where the arm is.
+    NOT_FOLLOWING = 22
+    #: Not within ``goal_tolerance`` ``goal_time`` seconds after the command's end.
+    GOAL_MISSED = 23
+    #: Nobody publishes ``joint_states`` for the commanded joints: arrival unknown (the
+    #: command went out).
+    NOT_MONITORED = 24
+
+
+#: Diagnostic level of each motion status.
+MOTION_LEVELS = {
+    MotionStatus.MOVING: OK,
+    MotionStatus.ARRIVED: OK,
+    MotionStatus.NOT_FOLLOWING: ERROR,
+    MotionStatus.GOAL_MISSED: ERROR,
+    MotionStatus.NOT_MONITORED: WARN,
+}
+
+#: Motion statuses that end the monitoring of their command (all but MOVING).
+MOTION_FINAL = frozenset(set(MotionStatus) - {MotionStatus.MOVING})

@@ -13,14 +13,24 @@ from typing import Callable, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
-from two_bone_ik.ik.status import FROM_IK_STATUS, NodeStatus, SOLVED
-from two_bone_ik.solver import IkInputError, IkStatus, solve
+from two_bone_ik.common.number_text import number_text
+from two_bone_ik.ik.status import FROM_IK_STATUS, NodeStatus
+from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve
 
 _NAN = math.nan
 
 #: Tip-to-target distance, relative to the reach l1 + l2, within which a target counts as
 #: reached; the solver's exact solutions are within it, so only the off-plane part can break it.
 ON_TARGET_TOLERANCE = 1e-9
+
+#: A target further than this from ``base_frame``'s origin is ``INVALID_TARGET``, m (the
+#: solver's exact range: every arm answers such a target alike).
+MAX_TARGET_DISTANCE = MAX_MAGNITUDE
+
+
+def valid_position(x: float, y: float, z: float) -> bool:
+    """Whether a target can be solved: finite and within :data:`MAX_TARGET_DISTANCE`."""
+    return math.hypot(x, y, z) <= MAX_TARGET_DISTANCE  # False for NaN and infinities too
 
 
 class TargetResult(NamedTuple):
@@ -49,6 +59,9 @@ class TargetResult(NamedTuple):
         The target's ``header.frame_id``.
     position : tuple of 3 float
         The target as received, metres in ``frame_id``.
+    frame_reason : str
+        ``WRONG_FRAME``: why the target could not be transformed into ``base_frame`` (tf2's
+        reason); '' otherwise.
     accepted : bool
         False when ``solve`` was given ``accept`` and refused every candidate pose: this is
         then the most preferred one (True otherwise).
@@ -65,6 +78,7 @@ class TargetResult(NamedTuple):
     ik_status: Optional[IkStatus]
     frame_id: str
     position: Tuple[float, float, float]
+    frame_reason: str = ''
     accepted: bool = True
 
     @property
@@ -78,10 +92,11 @@ class TargetResult(NamedTuple):
         return (self.q1, self.q2)
 
 
-def rejected_result(status: NodeStatus, frame_id: str, position) -> TargetResult:
+def rejected_result(status: NodeStatus, frame_id: str, position,
+                    frame_reason: str = '') -> TargetResult:
     """Return a rejected outcome (nothing to command) for a target in ``frame_id``."""
     return TargetResult(status, _NAN, _NAN, False, _NAN, _NAN, _NAN, '', None, frame_id,
-                        tuple(position))
+                        tuple(position), frame_reason)
 
 
 def describe_without_arm(result: TargetResult) -> str:
@@ -97,18 +112,45 @@ def describe_rejected(result, base_frame: str) -> str:
     """
     name = result.status.name
     if result.status is NodeStatus.WRONG_FRAME:
+        if result.frame_reason:
+            return (f"{name}: no transform from target frame '{result.frame_id}' into "
+                    f"base_frame '{base_frame}': {result.frame_reason}; nothing commanded")
         return (f"{name}: target frame '{result.frame_id}' is not base_frame "
                 f"'{base_frame}'; transform targets into '{base_frame}' upstream")
     if result.status is NodeStatus.NO_ARM_DESCRIPTION:
         return describe_without_arm(result)
-    x, y, z = result.position
-    return f'{name}: target position ({x!r}, {y!r}, {z!r}) is not finite or too large'
+    x, y, z = (number_text(c) for c in result.position)
+    return (f'{name}: target position ({x}, {y}, {z}) m is not finite, or more than '
+            f"{number_text(MAX_TARGET_DISTANCE, 'm')} from the origin of '{base_frame}'")
 
 
 def describe_out_of_reach(result, outer_reach: float) -> str:
     """One line for ``OUT_OF_REACH``: how far beyond ``outer_reach`` (m) the target is."""
-    return (f'{result.status.name}: target {result.distance - outer_reach:.3f} m beyond reach '
-            f'({outer_reach:.3f} m), arm stretched toward it')
+    return (f"{result.status.name}: target {number_text(result.distance - outer_reach, 'm')} "
+            f"beyond reach ({number_text(outer_reach, 'm')}), arm stretched toward it")
+
+
+def describe_off_plane(result, plane: str, tolerance: float, solver_status) -> str:
+    """One line for ``OFF_PLANE``: how far off ``plane`` (its name) the target is.
+
+    ``solver_status`` is the solver's status of the projection (named unless it is
+    ``OFF_PLANE`` itself, as a desktop solver says).
+    """
+    why = '' if solver_status.name == 'OFF_PLANE' else f' ({solver_status.name})'
+    return (f"{result.status.name}: target {number_text(abs(result.off_plane), 'm', 4)} off "
+            f"the {plane}, beyond out_of_plane_tolerance ({number_text(tolerance, 'm')}); its "
+            f'projection commanded{why}')
+
+
+def within_tolerance_note(result, plane: str, on_plane: float) -> str:
+    """Return what a status text adds for a target off ``plane`` within the tolerance.
+
+    ``''`` for a target on the plane to rounding (``on_plane``, m).
+    """
+    if abs(result.off_plane) <= on_plane:
+        return ''
+    return (f" (the target {number_text(abs(result.off_plane), 'm', 4)} off the {plane}, "
+            'within out_of_plane_tolerance)')
 
 
 def status_values(result, solver_status) -> Tuple[Tuple[str, str], ...]:
@@ -157,10 +199,12 @@ class TargetSolver:
         self._elbow = config.elbow
         self._limits = geometry.solver_limits() if geometry.limited else None
         self._flip = config.allow_elbow_flip
-        self._tolerance = config.out_of_plane_tolerance
         self.inner_reach, self.outer_reach = geometry.reach
-        #: Off-plane distance within which the tip counts as on the target, m.
+        #: Off-plane distance of a target on the plane to rounding, m.
         self._on_plane = ON_TARGET_TOLERANCE * self.outer_reach
+        #: Off-plane distance within which a target counts as in the plane, m.
+        self._tolerance = max(config.out_of_plane_tolerance, self._on_plane)
+        self._plane = f'{geometry.plane_name} plane'
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
               previous: Optional[Sequence[float]] = None, orientation=None,
@@ -197,7 +241,7 @@ class TargetSolver:
         position = (x, y, z)
         if frame_id and frame_id != self.base_frame:
             return rejected_result(NodeStatus.WRONG_FRAME, frame_id, position)
-        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+        if not valid_position(x, y, z):
             return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
         o, a, b, n = self._origin, self._u, self._v, self._n
         dx, dy, dz = x - o[0], y - o[1], z - o[2]
@@ -212,7 +256,8 @@ class TargetSolver:
             sol = solve(u, v, self._l1, self._l2, self._elbow, self._limits, self._flip,
                         previous_q)
         except IkInputError:
-            # Finite but beyond the solver's exact range (1e100 m from the shoulder).
+            # Beyond the solver's exact range (1e100 m from the shoulder): not reached from a
+            # valid position, but every way to INVALID_TARGET stays one.
             return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
         result = self._result(sol, u, v, off, previous, frame_id, position)
         if accept is None or accept(result.readings):
@@ -242,14 +287,19 @@ class TargetSolver:
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
         status = FROM_IK_STATUS[sol.status]
         reachable = sol.reachable
-        if not -self._on_plane <= off <= self._on_plane:
-            # The tip stays in the plane: it is not on a target off it, whatever the tolerance.
-            # Within the tolerance, a target the plane cannot reach still says why.
+        if not -self._tolerance <= off <= self._tolerance:
+            # Within the tolerance the target counts as in the plane (its status is its
+            # projection's, tip_error the whole distance); beyond it, OFF_PLANE.
             reachable = False
-            if status in SOLVED or not -self._tolerance <= off <= self._tolerance:
-                status = NodeStatus.OFF_PLANE
+            status = NodeStatus.OFF_PLANE
         return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
+
+    @staticmethod
+    def rejected(status: NodeStatus, frame_id: str, position,
+                 frame_reason: str = '') -> TargetResult:
+        """Return a rejected outcome of this solver's kind (see :func:`rejected_result`)."""
+        return rejected_result(status, frame_id, position, frame_reason)
 
     def describe(self, result: TargetResult) -> str:
         """One line for a human, starting with the status name.
@@ -258,25 +308,32 @@ class TargetSolver:
         toward it'``, ``"WRONG_FRAME: target frame 'world' is not base_frame 'base_link'; ..."``.
         """
         status = result.status
+        if result.rejected:
+            return describe_rejected(result, self.base_frame)
+        if status is NodeStatus.OFF_PLANE:
+            return describe_off_plane(result, self._plane, self._tolerance, result.ik_status)
+        return self._describe_in_plane(result) + within_tolerance_note(result, self._plane,
+                                                                       self._on_plane)
+
+    def _describe_in_plane(self, result: TargetResult) -> str:
+        """One line for a target in the plane (or within the tolerance of it)."""
+        status = result.status
         name = status.name
         if status is NodeStatus.REACHED:
-            return (f'{name}: tip on the target, {result.distance:.3f} m from the shoulder, '
-                    f'elbow {result.elbow}')
+            return (f"{name}: tip on the target, {number_text(result.distance, 'm')} from the "
+                    f'shoulder, elbow {result.elbow}')
         if status is NodeStatus.OUT_OF_REACH:
             return describe_out_of_reach(result, self.outer_reach)
         if status is NodeStatus.INSIDE_INNER:
-            return (f'{name}: target {self.inner_reach - result.distance:.3f} m inside the inner '
-                    f'reach limit ({self.inner_reach:.3f} m), arm folded toward it')
+            inside = number_text(self.inner_reach - result.distance, 'm')
+            return (f'{name}: target {inside} inside the inner reach limit '
+                    f"({number_text(self.inner_reach, 'm')}), arm folded toward it")
         if status is NodeStatus.JOINT_LIMITED:
-            return (f'{name}: joint limits keep the tip {result.error:.3f} m from the target, '
-                    'closest pose in limits commanded')
+            return (f"{name}: joint limits keep the tip {number_text(result.error, 'm')} from "
+                    'the target, closest pose in limits commanded')
         if status is NodeStatus.ELBOW_FLIPPED:
             return (f'{name}: tip on the target with elbow {result.elbow}; elbow '
                     f'{self._elbow} would break a joint limit')
-        if status is NodeStatus.OFF_PLANE:
-            return (f'{name}: target {abs(result.off_plane):.4f} m off the '
-                    f'{self.geometry.plane_name} plane (tolerance {self._tolerance:g} m), its '
-                    f'projection commanded ({result.ik_status.name})')
         return describe_rejected(result, self.base_frame)
 
     @staticmethod

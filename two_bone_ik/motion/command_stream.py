@@ -317,6 +317,24 @@ class CommandStream:
         return Stop(brake.position, brake.duration, was_moving and self._take_new_plan(),
                     brake.note)
 
+    def hold(self, position: Sequence[float]) -> Stop:
+        """Stop going where the motion goes: come to rest at ``position`` (rad) and hold.
+
+        ``position`` is where the arm was measured, clamped into the joint limits. Without
+        planning it is commanded at once; with planning the stream brakes toward it within the
+        limits where it can, else brakes where it is (see
+        :meth:`~two_bone_ik.motion.planner.MotionPlanner.hold`).
+        """
+        position = tuple(min(max(float(p), lo), hi)
+                         for p, (lo, hi) in zip(position, self._position_limits))
+        if not self._planned:
+            self._last = position
+            return Stop(position, 0.0, True, '')
+        if self._planner is None:
+            self._planner = self._new_planner(self._start_position())
+        brake = self._planner.hold(position)
+        return Stop(brake.position, brake.duration, self._take_new_plan(), brake.note)
+
     def points(self) -> List[TrajectoryPoint]:
         """Return the current motion as points for a trajectory controller, one per period."""
         return self._planner.points() if self._planner is not None else []

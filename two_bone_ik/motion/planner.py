@@ -422,6 +422,24 @@ class MotionPlanner:
             'braking now would pass a joint limit even with the limits the motion was planned '
             'with, so it goes on to its goal, inside the limits'))
 
+    def hold(self, goal: Sequence[float]) -> Brake:
+        """Leave the motion for a standstill at ``goal`` (where the arm was measured).
+
+        Planned from the last sample within the limits in force, like any goal, but never
+        queued behind the current motion: when that plan would pass a joint limit, or Ruckig
+        cannot make it, the motion brakes where it is instead (:meth:`stop`, whose note then
+        says so).
+        """
+        self._pending = None
+        try:
+            trajectory, goal, duration = self._prepare(goal, self._ruckig)
+        except MotionError:
+            trajectory = None
+        if trajectory is None:
+            return self.stop()
+        self._start(trajectory, self._limits, goal)
+        return Brake(self._end(), duration, '')
+
     # -- sampling -------------------------------------------------------------------------------
 
     def _clamped(self, position) -> Vector:

@@ -28,3 +28,10 @@ def teleop_command() -> int:
     signal.signal(signal.SIGINT, _exit_quietly)
     from two_bone_ik.nodes.teleop_command import main
     return main()
+
+
+def view_command() -> int:
+    """``two_bone_ik_view``: look at an arm in MuJoCo (a window, or one picture)."""
+    signal.signal(signal.SIGINT, _exit_quietly)
+    from two_bone_ik.nodes.view_command import main
+    return main()

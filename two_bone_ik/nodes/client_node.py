@@ -25,6 +25,8 @@ from sensor_msgs.msg import JointState
 
 from two_bone_ik.client.ik_answer import answer_from_status, EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from two_bone_ik.client.ik_answer import IkAnswer, JointPositions
+from two_bone_ik.client.motion_answer import motion_answer_from_status, MotionAnswer
+from two_bone_ik.nodes import interrupt_held
 from two_bone_ik.nodes.node_runner import rcl_error_text
 
 
@@ -43,12 +45,19 @@ def interrupts_raise() -> None:
     back or quiets it), a tool must unwind on a signal: send its zero twist, restore the
     terminal.
     """
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     signal.signal(signal.SIGHUP, _exit_on_signal)
-    # A Ctrl-C held back so far arrives now, as a KeyboardInterrupt: call this inside the
-    # tool's ``try``.
+    # A Ctrl-C held back so far (pending, or noted by the hold's handler) arrives now, as a
+    # KeyboardInterrupt raised here: call this inside the tool's ``try``. Unblocking a pending
+    # one under Python's handler would raise it at whatever bytecode runs next, which may be a
+    # callback whose exceptions Python ignores (the interrupt is then lost).
+    held = interrupt_held()
+    if held:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pending one is discarded on unblock
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _ros_arguments_error(error: RuntimeError) -> ClientError:
@@ -88,6 +97,11 @@ def answer_of(msg: DiagnosticStatus) -> IkAnswer:
     """Return the :class:`IkAnswer` an ``ik_status`` message says."""
     level = msg.level if isinstance(msg.level, int) else int.from_bytes(msg.level, 'little')
     return answer_from_status(level, msg.message, {kv.key: kv.value for kv in msg.values})
+
+
+def motion_answer_of(msg: DiagnosticStatus) -> MotionAnswer:
+    """Return the :class:`MotionAnswer` a ``motion_status`` message says."""
+    return motion_answer_from_status(msg.message, {kv.key: kv.value for kv in msg.values})
 
 
 def joint_positions(msg: JointState) -> JointPositions:

@@ -9,16 +9,19 @@ Topics (relative, so a namespace gives each arm its own set; docs/node.md has ev
 - subscribes ``target_pose`` (geometry_msgs/PoseStamped: the position; a desktop arm with
   ``use_orientation`` uses the orientation too),
   ``target_twist`` (geometry_msgs/TwistStamped, or Twist with ``twist_stamped`` false: jogging),
-  ``joint_states`` (best effort; where the first motion starts) once motion is planned and,
-  when ``robot_description_topic`` is set, the URDF on that topic (transient local);
+  ``joint_states`` (best effort; where the first motion starts, where a desktop arm's held
+  roll is before the first command, and whether the arm got there) and, when
+  ``robot_description_topic`` is set, the URDF on that topic (transient local), and, with
+  tf2_ros installed, ``/tf`` and ``/tf_static`` for targets from other frames;
 - publishes the commands: ``joint_commands`` (sensor_msgs/JointState),
   ``<position_controller>/commands`` (std_msgs/Float64MultiArray) and
   ``<trajectory_controller>/joint_trajectory`` (trajectory_msgs/JointTrajectory), streamed at
   ``command_rate`` from a pacer thread when any motion limit is finite;
 - publishes ``reachable`` (std_msgs/Bool, latched) and ``ik_status``
   (diagnostic_msgs/DiagnosticStatus, built only while a subscriber is matched) per target,
-  ``ik_markers`` (visualization_msgs/MarkerArray, latched, at most 10 Hz) and ``/diagnostics``
-  once a second;
+  ``motion_status`` (diagnostic_msgs/DiagnosticStatus, per command: MOVING, then ARRIVED or why
+  not; built only while a subscriber is matched), ``ik_markers``
+  (visualization_msgs/MarkerArray, latched, at most 10 Hz) and ``/diagnostics`` once a second;
 - serves ``~/stop`` (std_srvs/Trigger): brake within the limits and hold.
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.yaml`` or
@@ -47,6 +50,7 @@ from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ik_parameters
 from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
+from two_bone_ik.nodes.transforms import HeldTargets, node_transforms
 from two_bone_ik.session import ArmSession
 from visualization_msgs.msg import MarkerArray
 
@@ -86,8 +90,10 @@ class IkNode(SchemaNode):
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
         values = self.declare_schema(ik_parameters())
+        self._transforms = node_transforms(self, values['base_frame'])
         self._session = ArmSession(values, set(parameter_overrides(self)),
-                                   trajectories=bool(values['trajectory_controller']))
+                                   trajectories=bool(values['trajectory_controller']),
+                                   transform_lookup=self._transforms.lookup)
         self._base_frame = values['base_frame']
         self._clock = self.get_clock()
         self._status_name = self.get_fully_qualified_name()
@@ -105,6 +111,7 @@ class IkNode(SchemaNode):
         # costs the node CPU and its targets latency, even with nothing to publish.
         self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
+        self._held = HeldTargets(self, self._session, self._target_answer)
         topic = values['robot_description_topic']
         if not values['robot_description'] and topic:
             # As robot_state_publisher publishes it (and controller_manager reads it).
@@ -125,7 +132,7 @@ class IkNode(SchemaNode):
                                  qos_overriding_options=QoSOverridingOptions
                                  .with_default_policies())
         warn_unknown_overrides(self)
-        self._log(self._session.start_logs())
+        self._log(self._session.start_logs() + self._transforms.logs)
 
     def _create_outputs(self, values) -> None:
         # QoS of the command path can be overridden with the standard read-only parameters
@@ -147,6 +154,8 @@ class IkNode(SchemaNode):
         self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED,
                                                     event_callbacks=quiet)
         self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE,
+                                                 event_callbacks=quiet)
+        self._motion_pub = self.create_publisher(DiagnosticStatus, 'motion_status', _RELIABLE,
                                                  event_callbacks=quiet)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE,
                                                       event_callbacks=quiet)
@@ -178,9 +187,15 @@ class IkNode(SchemaNode):
     # -- inputs -------------------------------------------------------------------------------
 
     def _on_target(self, msg: PoseStamped) -> None:
-        p, o = msg.pose.position, msg.pose.orientation
-        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z, (o.x, o.y, o.z, o.w))
-        self._publish(answer.command, answer.trajectory, answer.wake)
+        p, o, stamp = msg.pose.position, msg.pose.orientation, msg.header.stamp
+        answer = self._session.target(msg.header.frame_id, p.x, p.y, p.z, (o.x, o.y, o.z, o.w),
+                                      stamp.sec * 1_000_000_000 + stamp.nanosec)
+        if answer is not None:  # None: held until its transform comes
+            self._target_answer(answer)
+        self._held.due()
+
+    def _target_answer(self, answer) -> None:
+        self._publish(answer.command, answer.trajectory, answer.wake, motion=answer.motion)
         self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
 
@@ -203,8 +218,10 @@ class IkNode(SchemaNode):
         linear, angular = twist.linear, twist.angular
         answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
                                      (angular.x, angular.y, angular.z))
-        self._publish(None, None, answer.wake)
+        self._publish(None, None, answer.wake, motion=answer.motion)
+        self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
         self._answer(answer)
+        self._held.due()
 
     def _on_description(self, msg: String) -> None:
         change = self._session.receive_description(msg.data)
@@ -214,13 +231,14 @@ class IkNode(SchemaNode):
         self._log(change.logs)
 
     def _subscribe_to_measured_state(self) -> None:
-        """Read ``joint_states`` from the first time motion is planned on.
+        """Read ``joint_states`` (once; from the start, planned motion or not).
 
-        A planned motion starts from the measured position; one command per target needs
-        none, and an idle subscription still costs every wake-up of the executor. Best effort,
-        so it matches both reliable publishers and sensor-QoS ones (hardware drivers).
+        A planned motion starts from the measured position, a desktop arm holds its roll
+        where the arm is before the first command, and ``motion_status`` says from it whether
+        the arm got there. Best effort, so it matches both reliable publishers and sensor-QoS
+        ones (hardware drivers).
         """
-        if self._state_sub is None and self._session.planned:
+        if self._state_sub is None:
             self._state_sub = self.create_subscription(
                 JointState, 'joint_states', self._on_joint_states, qos_profile_sensor_data)
 
@@ -233,10 +251,11 @@ class IkNode(SchemaNode):
     def _on_stop(self, request, response):
         """Service ``~/stop``: brake within the limits and hold; say where."""
         answer = self._session.stop()
-        self._publish(None, answer.trajectory, answer.wake)
+        self._publish(None, answer.trajectory, answer.wake, motion=answer.motion)
         response.success = True
         response.message = answer.message
         self.get_logger().info(f'~/stop: {answer.message}')
+        self._held.due()
         return response
 
     def _check_parameters(self, parameters) -> SetParametersResult:
@@ -253,8 +272,13 @@ class IkNode(SchemaNode):
 
     # -- outputs ------------------------------------------------------------------------------
 
-    def _publish(self, command, trajectory, wake: bool, thread: str = 'executor') -> None:
-        """Publish a command on every command output and a trajectory; start streaming."""
+    def _publish(self, command, trajectory, wake: bool, thread: str = 'executor',
+                 motion=()) -> None:
+        """Publish a command, a trajectory and motion statuses; start streaming (or checking)."""
+        if motion and self._motion_pub.get_subscription_count():
+            for level, text, values in map(self._session.motion_status, motion):
+                self._motion_pub.publish(diagnostic_status(
+                    level, self._status_name, text, self._base_frame, values))
         if command is not None:
             self._command(command, self._joint_msgs[thread])
         if trajectory is not None and self._trajectory_pub is not None:
@@ -279,7 +303,7 @@ class IkNode(SchemaNode):
         """Publish the next sample of the motion (pacer thread); return whether more follow."""
         tick = self._session.tick()
         try:
-            self._publish(tick.command, tick.trajectory, False, 'pacer')
+            self._publish(tick.command, tick.trajectory, False, 'pacer', tick.motion)
         except RuntimeError:
             return False  # rcl's "context is invalid": a signal shut the node down meanwhile
         self._pacer.set_period(tick.period)

@@ -40,6 +40,12 @@ from two_bone_ik.arm.config import GEOMETRY_PARAMETERS
 from two_bone_ik.arm.description_file import read_description_file
 from two_bone_ik.arm.params_file import parameters_for_node
 
+#: tf2 publishes and listens on the absolute /tf and /tf_static; relative names give each
+#: namespace (each arm) a TF tree of its own, and are the same topics without a namespace. For
+#: robot_state_publisher and the IK node alike (the IK node's tf2 listener turns targets from
+#: other frames into base_frame), so both see the same tree.
+TF_REMAPPINGS = (('/tf', 'tf'), ('/tf_static', 'tf_static'))
+
 
 #: This package's name, where launch finds its executables.
 PACKAGE = 'two_bone_ik'

@@ -10,8 +10,9 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, INTEGERS
 from two_bone_ik.nodes.parameters import ParameterSpec
 from two_bone_ik.nodes.parameters import STRING, STRINGS
-from two_bone_ik.sim.defaults import (DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING,
-                                      DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP)
+from two_bone_ik.sim.defaults import (DEFAULT_CAMERA, DEFAULT_DAMPING_RATIO,
+                                      DEFAULT_JOINT_DAMPING, DEFAULT_NATURAL_FREQUENCY,
+                                      DEFAULT_TIMESTEP)
 
 _ARM = ArmConfig()
 
@@ -136,9 +137,40 @@ MOTION_PARAMETERS = (
         'Seconds without a target_twist after which jogging ends (the arm stops where the jog '
         'point is).', '0.01 to 10 s', read_only=False, bounds=(0.01, 10.0)),
     ParameterSpec(
+        'transform_timeout', DOUBLE, 0.1,
+        'Seconds a target in another frame than base_frame waits for its tf2 transform (at its '
+        'stamp; the latest for stamp 0) before it is answered WRONG_FRAME; it waits without '
+        'blocking the node (0: not at all).', '0 to 10 s', read_only=False, bounds=(0.0, 10.0)),
+    ParameterSpec(
         'twist_stamped', BOOL, True,
         'target_twist is geometry_msgs/TwistStamped (true) or unstamped geometry_msgs/Twist '
         'in base_frame (false: what teleop_twist_keyboard and teleop_twist_joy publish).'),
+)
+
+#: Whether the arm got there: the rules of the IK node's motion_status.
+ARRIVAL_PARAMETERS = (
+    ParameterSpec(
+        'goal_tolerance', DOUBLES, [0.02, 0.02],
+        "Per joint, how close (rad) the measured readings must come to a command's final "
+        'position for ARRIVED. The default fits any number of joints.',
+        'one positive finite value per joint', read_only=False, length=JOINTS),
+    ParameterSpec(
+        'path_tolerance', DOUBLES, [0.5, 0.5],
+        'Per joint, how far (rad) the measured readings may lag the streamed command of a '
+        'planned motion before NOT_FOLLOWING (the stream stops; the arm holds where it is); '
+        '.inf: not checked. The default fits any number of joints.',
+        'one positive value per joint, .inf allowed', read_only=False, length=JOINTS),
+    ParameterSpec(
+        'goal_time', DOUBLE, 2.0,
+        "Seconds after a command's end (its last streamed sample, or the command itself "
+        'without motion planning) within which the readings must be within goal_tolerance; '
+        "then GOAL_MISSED. 0: no limit (as joint_trajectory_controller's goal_time).",
+        '0 to 3600 s', read_only=False, bounds=(0.0, 3600.0)),
+    ParameterSpec(
+        'state_timeout', DOUBLE, 0.5,
+        'Seconds without joint_states for a commanded joint after which the arm is '
+        'NOT_FOLLOWING (NOT_MONITORED when none came for any).', '0.01 to 60 s',
+        read_only=False, bounds=(0.01, 60.0)),
 )
 
 #: The arm's workspace (two_bone_ik/workspace/): runtime on the IK node, read-only on the sim,
@@ -187,6 +219,10 @@ IK_PARAMETERS = (
         'A desktop arm without use_orientation: the approach pitch preferred, radians from the '
         'forward horizontal toward up.', '-pi to pi', read_only=False,
         bounds=(-3.141592653589793, 3.141592653589793)),
+    ParameterSpec(
+        'allow_reach_back', BOOL, True,
+        'A desktop arm without use_orientation: reach a target only the arm reaching back over '
+        'the yaw axis reaches that way (false: JOINT_LIMITED).', read_only=False),
     ParameterSpec(
         'robot_description_topic', STRING, '',
         'When set (usually robot_description) and robot_description is empty: the topic '
@@ -245,6 +281,28 @@ SIM_PARAMETERS = (
         'Name of the joint_trajectory_controller the sim stands in for: it follows '
         'trajectory_msgs/JointTrajectory on <trajectory_controller>/joint_trajectory '
         '(relative) as that controller does. Empty: not subscribed.'),
+    ParameterSpec(
+        'viewer', BOOL, False,
+        "Open MuJoCo's viewer window on the simulated arm (and the target); without a display "
+        'one line says so and the sim runs on. Closing the window leaves the sim running.'),
+    ParameterSpec(
+        'camera_rate', DOUBLE, 0.0,
+        'Pictures per second on camera/image_raw (with camera/camera_info and camera/pose), '
+        'rendered offscreen (EGL, else OSMesa). 0: no camera.', '0 (off) to 100 Hz',
+        bounds=(0.0, 100.0)),
+    ParameterSpec(
+        'camera_size', INTEGERS, [640, 480], 'Width and height of the pictures, pixels.',
+        'two values, each 1 to 4096', length=2),
+    ParameterSpec(
+        'camera', STRING, DEFAULT_CAMERA,
+        'The camera of the model the pictures are taken with: front_side (in front of the arm, '
+        'to its right, above), side (from -y) or top; each frames the whole reach.',
+        'a camera of the model'),
+    ParameterSpec(
+        'blocked_joints', STRINGS, [],
+        'Simulated joints held where they start whatever is commanded (their actuators hold '
+        'their position), as by an obstacle: for tests and demos of an arm that does not '
+        'follow. Empty: none.', 'names of simulated joints'),
 )
 
 
@@ -252,7 +310,8 @@ def ik_parameters():
     """Specs of the IK node, arm parameters first, with their read-only flags for it."""
     arm = tuple(spec._replace(read_only=spec.name not in IK_RUNTIME_ARM_PARAMETERS)
                 for spec in ARM_PARAMETERS)
-    return arm + IK_PARAMETERS + MOTION_PARAMETERS + WORKSPACE_PARAMETERS
+    return (arm + IK_PARAMETERS + MOTION_PARAMETERS + ARRIVAL_PARAMETERS
+            + WORKSPACE_PARAMETERS)
 
 
 def names(specs) -> tuple:

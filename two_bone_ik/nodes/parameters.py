@@ -175,15 +175,14 @@ def declare_parameters(node: Node, specs: Iterable[ParameterSpec],
             if problem:
                 raise ParameterError(problem)
         default = spec.default if defaults is None else defaults.get(spec.name, spec.default)
-        if spec.type_ in _ARRAYS and isinstance(default, (list, tuple)) and not default:
-            # rclpy cannot tell an empty list's type (it takes a byte array): declare it
-            # typed and not set (its value reads None).
-            default = Parameter.Type(spec.type_)
+        # rclpy types an empty list as a byte array: declare the type alone (unset until given).
+        empty = isinstance(default, list) and not default
         try:
-            parameter = node.declare_parameter(spec.name, default, spec.descriptor())
+            parameter = node.declare_parameter(
+                spec.name, Parameter.Type(spec.type_) if empty else default, spec.descriptor())
         except ParameterException as error:
             raise ParameterError(f'{spec.name}: ' + ' '.join(str(error).split())) from None
-        values[spec.name] = parameter.value
+        values[spec.name] = [] if parameter.type_ == Parameter.Type.NOT_SET else parameter.value
     return values
 
 

@@ -14,7 +14,9 @@ Topics (relative, so a namespace gives each arm its own set):
 - publishes ``joint_states`` (sensor_msgs/JointState, position only) at ``state_rate`` with the
   positions read back from the controller (only those it reports; nothing while disconnected);
 - publishes ``/diagnostics`` (diagnostic_msgs/DiagnosticArray) once a second: one status for
-  the controller with port, protocol, connected, last error and counts.
+  the controller with port, protocol, connected, last error and counts, and, for bus servos
+  (Feetech, Dynamixel), one per joint with what its servo reports (load, voltage,
+  temperature, error bits; ERROR naming the joint for an overload or overheating bit).
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_servo --ros-args --params-file
 config/servo_driver_maestro.yaml`` or ``python -m two_bone_ik.nodes.servo_node --ros-args ...``.
@@ -131,11 +133,12 @@ class ServoNode(SchemaNode):
         self._state_pub.publish(msg)
 
     def _publish_diagnostics(self) -> None:
-        report = self._driver.diagnostics()
-        status = diagnostic_status(
-            report.level, f'{self.get_fully_qualified_name()}: {report.hardware_id}',
-            report.message, report.hardware_id, report.values)
-        array = DiagnosticArray(status=[status])
+        name = self.get_fully_qualified_name()
+        reports = ((self._driver.hardware_id, self._driver.diagnostics()),
+                   ) + self._driver.servo_reports()
+        array = DiagnosticArray(status=[
+            diagnostic_status(report.level, f'{name}: {what}', report.message,
+                              report.hardware_id, report.values) for what, report in reports])
         array.header.stamp = self.get_clock().now().to_msg()
         self._diagnostics_pub.publish(array)
 

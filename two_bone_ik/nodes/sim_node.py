@@ -18,7 +18,12 @@ Topics (relative, so a namespace gives each arm its own set):
   in a warning throttled per kind of fault;
 - publishes ``joint_states`` (sensor_msgs/JointState: position, velocity, effort) and
   ``tip_pose`` (geometry_msgs/PoseStamped, ``tip_frame`` in ``base_frame``) at
-  ``publish_rate``, and ``/diagnostics`` once a second.
+  ``publish_rate``, and ``/diagnostics`` once a second;
+- with ``viewer`` or ``camera_rate``, MuJoCo's viewer window and the ``camera/*`` topics, and
+  subscribes ``target_pose`` to mark the target in them (:mod:`two_bone_ik.nodes.sim_render`).
+
+``blocked_joints`` names joints whose actuators hold their initial position whatever is
+commanded (an arm held by an obstacle: for tests and demos of the IK node's ``motion_status``).
 
 Trajectory times (``time_from_start``) are simulated seconds; a nonzero ``header.stamp`` is a
 time of the node's clock, mapped onto the simulated time at reception.
@@ -59,9 +64,10 @@ from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, na
 from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS, WORKSPACE_PARAMETERS
 from two_bone_ik.nodes.parameters import DOUBLE, DOUBLES, parameter_overrides, ParameterError
 from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
+from two_bone_ik.nodes.sim_render import SimRendering
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import SimSession
-from two_bone_ik.sim.simulated_arm import simulated_arm, urdf_simulated_arm
+from two_bone_ik.sim.simulated_arm import arm_from_parameters
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
 from two_bone_ik.sim.workspace_geometry import SimWorkspace
 from two_bone_ik.workspace.obstacles import check_link_radius, obstacles_from_values
@@ -156,7 +162,8 @@ class SimNode(SchemaNode):
                 damping_ratio=settings['damping_ratio'],
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
-                initial_positions=initial, workspace=self._declare_workspace(arm))
+                initial_positions=initial, workspace=self._declare_workspace(arm),
+                blocked_joints=list(settings['blocked_joints']))
         except ConfigError as error:  # SimError, UrdfError, ArmConfigError, ...
             raise ParameterError(str(error)) from None
         self._session = SimSession(sim, settings['real_time_factor'])
@@ -174,6 +181,8 @@ class SimNode(SchemaNode):
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', qos)
         self.create_timer(1.0 / settings['publish_rate'], self._on_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
+        # The viewer and the camera (nothing when neither is asked for).
+        self._rendering = SimRendering(self, sim, settings)
         # Last, once everything the callbacks use exists.
         subscriptions = [self.create_subscription(
             JointState, 'joint_commands', self._on_command, qos)]
@@ -198,6 +207,9 @@ class SimNode(SchemaNode):
         kv = ', '.join(f'{v:.6g}' for v in sim.kv)
         extra = (f" (and off the chain: {', '.join(arm.extra_joints)})"
                  if arm.extra_joints else '')
+        blocked = sorted(sim.joint_names[index] for index in sim.blocked)
+        extra += f"; blocked (held whatever is commanded): {', '.join(blocked)}" if blocked else ''
+
         self.get_logger().info(
             f"ready: arm from {'its URDF' if from_urdf else 'its parameters'}: {arm.summary}, "
             f"joints {', '.join(arm.joint_names)}{extra}; kp [{kp}] N m/rad, kv [{kv}] "
@@ -236,13 +248,8 @@ class SimNode(SchemaNode):
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
         values = self.declare_schema(ARM_PARAMETERS, _declarable(in_file))
-        config, arm = _arm_parameters(values, set(in_file) | set(parameter_overrides(self)))
-        description = values['robot_description']
-        if description:
-            return urdf_simulated_arm(description, config.base_frame, values['tip_frame'],
-                                      arm.get('joint_lower_limits', ()),
-                                      arm.get('joint_upper_limits', ())), True
-        return simulated_arm(config), False
+        given = set(in_file) | set(parameter_overrides(self))
+        return arm_from_parameters(values, given), bool(values['robot_description'])
 
     def _declare_workspace(self, arm) -> SimWorkspace:
         """Declare the workspace parameters (defaults from ``arm_params_file``); return it.
@@ -296,6 +303,7 @@ class SimNode(SchemaNode):
         orientation = tip.pose.orientation
         orientation.w, orientation.x, orientation.y, orientation.z = w, qx, qy, qz
         self._tip_pub.publish(tip)
+        self._rendering.offer(stamp)
 
     def _publish_diagnostics(self) -> None:
         report = self._session.diagnostics()
@@ -325,6 +333,13 @@ class SimNode(SchemaNode):
     def sim(self) -> ArmSim:
         """The simulated arm."""
         return self._session.sim
+
+    def destroy_node(self) -> None:
+        """Stop the camera and close the viewer window, then destroy the node."""
+        rendering = getattr(self, '_rendering', None)
+        if rendering is not None:
+            rendering.close()
+        super().destroy_node()
 
 
 def main(args=None) -> int:

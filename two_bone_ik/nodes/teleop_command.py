@@ -3,8 +3,9 @@
 A thin rclpy shell over :mod:`two_bone_ik.client.teleop_keys` (keys to twists, the hold after
 a key) and :mod:`two_bone_ik.client.teleop_screen` (the curses screen). It publishes
 ``geometry_msgs/TwistStamped`` on ``target_twist`` and shows what ``ik_status`` and
-``reachable`` say. Every way out (``q``, Esc, Ctrl-C, SIGTERM) sends a zero twist, waits
-(briefly) for it to be delivered and restores the terminal.
+``reachable`` say, and the tool point commanded and measured (from ``ik_status`` or
+``motion_status``, whichever came last). Every way out (``q``, Esc, Ctrl-C, SIGTERM) sends a
+zero twist, waits (briefly) for it to be delivered and restores the terminal.
 """
 
 import curses
@@ -21,8 +22,9 @@ from std_msgs.msg import Bool
 from two_bone_ik.client.arguments import parse_teleop_arguments, TeleopArguments
 from two_bone_ik.client.ik_answer import EXIT_NO_ANSWER, IkAnswer
 from two_bone_ik.client.teleop_keys import Jog, Twist, ZERO
-from two_bone_ik.client.teleop_screen import screen_lines, Terminal
-from two_bone_ik.nodes.client_node import answer_of, ClientError, ClientNode, run_client
+from two_bone_ik.client.teleop_screen import screen_lines, Terminal, ToolPoints
+from two_bone_ik.nodes.client_node import answer_of, ClientError, ClientNode
+from two_bone_ik.nodes.client_node import motion_answer_of, run_client
 
 PROG = 'two_bone_ik_teleop'
 #: ``reachable`` is latched by the node: a late subscriber gets the latest.
@@ -33,19 +35,22 @@ ZERO_DELIVERY_TIMEOUT = 1.0
 
 
 class TeleopLink:
-    """The tool's endpoints: twists out, the node's status and ``reachable`` in."""
+    """The tool's endpoints: twists out; the node's statuses and ``reachable`` in."""
 
     def __init__(self, client: ClientNode, frame: str):
         self.client = client
         self.frame = frame
         self.answer: Optional[IkAnswer] = None
         self.reachable: Optional[bool] = None
+        self.points = ToolPoints()
         self.last_twist: Twist = ZERO
         node = client.node
         self._status_sub = node.create_subscription(DiagnosticStatus, 'ik_status',
                                                     self._on_status, 10)
         self._reachable_sub = node.create_subscription(Bool, 'reachable', self._on_reachable,
                                                        LATCHED)
+        self._motion_sub = node.create_subscription(DiagnosticStatus, 'motion_status',
+                                                    self._on_motion, 10)
         self._twist_pub = node.create_publisher(TwistStamped, 'target_twist', 10)
 
     @property
@@ -57,7 +62,12 @@ class TeleopLink:
         return self._status_sub.topic_name
 
     def _on_status(self, msg: DiagnosticStatus) -> None:
-        self.answer = answer_of(msg)
+        answer = self.answer = answer_of(msg)
+        self.points = ToolPoints(answer.tool_point, answer.measured_tool_point, answer.arrival)
+
+    def _on_motion(self, msg: DiagnosticStatus) -> None:
+        motion = motion_answer_of(msg)
+        self.points = ToolPoints(motion.tool_point, motion.measured_tool_point, motion.name)
 
     def _on_reachable(self, msg: Bool) -> None:
         self.reachable = bool(msg.data)
@@ -101,7 +111,7 @@ def run(terminal: Terminal, link: TeleopLink, jog: Jog, rate: float,
             next_tick = max(next_tick + period, now)
         link.client.spin_pending()
         terminal.draw(screen_lines(jog, link.twist_topic, link.status_topic, link.answer,
-                                   link.reachable, link.last_twist, terminal.width))
+                                   link.reachable, link.last_twist, terminal.width, link.points))
 
 
 def _run(args: TeleopArguments, ros_args: Sequence[str]) -> int:

@@ -9,7 +9,7 @@ moved, so no command sent while it was away is ever replayed. Only when no servo
 is the link itself down.
 """
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from two_bone_ik.servo.controller import Reading, ReplyTimeout, ServoSettings
 
@@ -85,8 +85,16 @@ class BusServos:
         """Whether the servo answers a ping."""
         raise NotImplementedError
 
-    def _positions(self, servo_ids: Sequence[int], errors: List[str]) -> Dict[int, int]:
-        """``{ID: Present Position}`` of the servos that answer; fault reports into ``errors``."""
+    def _positions(self, servo_ids: Sequence[int], errors: List[str],
+                   feedback: bool = False) -> Dict[int, int]:
+        """``{ID: Present Position}`` of the servos that answer; fault reports into ``errors``.
+
+        With ``feedback``, the servos' reports on themselves too (:meth:`_take_feedback`).
+        """
+        raise NotImplementedError
+
+    def _take_feedback(self) -> Dict[int, Any]:
+        """Return (and forget) ``{ID: ServoFeedback}`` of the last read with feedback."""
         raise NotImplementedError
 
     def _prepare(self, positions: Dict[int, int], errors: List[str]) -> None:
@@ -107,15 +115,19 @@ class BusServos:
                                'powered, and are these its IDs and baud rate?')
         return self.read()
 
-    def read(self):
-        """Read every servo's position; prepare the ones that answer again; name the silent."""
+    def read(self, feedback: bool = False):
+        """Read every servo's position; prepare the ones that answer again; name the silent.
+
+        With ``feedback``, :attr:`Reading.feedback` holds what the servos report on themselves.
+        """
         errors: List[str] = []
-        steps = self._positions(self.roll.ids, errors)
+        steps = self._positions(self.roll.ids, errors, feedback)
+        found = self._take_feedback() if feedback else None
         returning, silent = self.roll.account(steps, 'a read of Present Position')
         if returning:
             self._prepare(returning, errors)
             self.roll.mark_ready(returning)
-        return Reading(steps, tuple(errors + silent))
+        return Reading(steps, tuple(errors + silent), found)
 
     def write(self, steps: Dict[int, int]) -> None:
         """Send the goals of the ready servos in one sync write; none if no servo is ready."""

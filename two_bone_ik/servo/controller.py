@@ -19,7 +19,7 @@ Errors:
 """
 
 import os
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.servo.calibration import Calibration
@@ -79,10 +79,14 @@ class Reading(NamedTuple):
         controller sends no pulse to (or cannot report) is absent.
     errors : tuple of str
         Error reports of the device that leave the link usable (each one line).
+    feedback : dict or None
+        ``{channel: ServoFeedback}`` (:mod:`~two_bone_ik.servo.feedback`) of the servos that
+        answered, when the read was asked for feedback; None otherwise.
     """
 
     steps: Dict[int, int]
     errors: Tuple[str, ...] = ()
+    feedback: Optional[Dict[int, Any]] = None
 
 
 class Controller:
@@ -138,6 +142,12 @@ class Controller:
     HAS_ACCELERATION = True
     #: Baud rates the device can be set to; empty: any (not checked).
     BAUD_RATES: Tuple[int, ...] = ()
+    #: What the servos report about themselves (``read(feedback=True)`` reads it); empty:
+    #: nothing, and :attr:`NO_FEEDBACK` says so.
+    FEEDBACK = ''
+    #: Why there is no feedback, where :attr:`FEEDBACK` is empty.
+    NO_FEEDBACK = ('none: hobby servos report no load, voltage, temperature or error bits '
+                   '(the controller drives them by pulse width)')
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence[ServoSettings]):
         self.port = port

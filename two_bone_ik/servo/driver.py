@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence,
 
 from two_bone_ik.arm.joint_commands import CommandMatch, match_command
 from two_bone_ik.servo.coupling import Coupling
+from two_bone_ik.servo.feedback import servo_report
 from two_bone_ik.servo.servo_link import assess, controller_class, LinkStatus, ServoLink
 from two_bone_ik.servo.servo_settings import calibration_file, CalibrationFile
 from two_bone_ik.servo.servo_settings import servo_settings, ServoConfigError
@@ -177,10 +178,30 @@ class ServoDriver:
             'commands_clamped': state.commands_clamped, 'last_clamp': state.last_clamp,
             'read_failures': state.read_failures, 'link_failures': state.link_failures,
             'device_errors': state.device_errors, 'reconnects': state.reconnects,
+            'servo_feedback': controller.FEEDBACK or controller.NO_FEEDBACK,
         }
         return DiagnosticReport(level, message, self.hardware_id, tuple(
             (key, str(value).lower() if isinstance(value, bool) else str(value))
             for key, value in values.items()))
+
+    def servo_reports(self) -> Tuple[Tuple[str, DiagnosticReport], ...]:
+        """Return ``(joint, report)`` per servo: what it last reported about itself.
+
+        Empty for a controller whose servos report nothing (hobby servos). See
+        :func:`~two_bone_ik.servo.feedback.servo_report` for the levels.
+        """
+        controller = self.link.controller
+        if not controller.FEEDBACK:
+            return ()
+        feedback = self.link.feedback()
+        reports = []
+        for index, servo in enumerate(self.link.servos):
+            channel = f'{controller.CHANNEL_NAME} {servo.channel}'
+            level, message, values = servo_report(servo.joint, channel, feedback.get(index),
+                                                  self.link.connected)
+            reports.append((servo.joint, DiagnosticReport(
+                level, message, f'{self.hardware_id} {channel}', values)))
+        return tuple(reports)
 
     @property
     def hardware_id(self) -> str:

@@ -13,7 +13,12 @@ the X-series control table):
   214.577 rev/min^2 and 0.229 rev/min, 0 for none); Goal Position is set to Present Position
   and only then Torque Enable (64) is set, so torque comes on without a jump;
 - a status packet with the alert bit (0x80) set means a hardware error: Hardware Error Status
-  (70) is read and reported; the servo keeps answering.
+  (70) is read and reported; the servo keeps answering;
+- once a second (when the link asks for feedback) the Sync Read runs from Present Load /
+  Present Current (126, 2 bytes, signed: 0.1 % of the maximum torque on the XL430, a current
+  in the model's unit on the XM430: reported raw) through Present Position (132) to Present
+  Input Voltage (144, 2 bytes, 0.1 V) and Present Temperature (146, 1 byte, degrees C): 21
+  bytes a servo instead of 4, in the same exchange.
 
 Byte stuffing: Protocol 2.0 requires ``FF FF FD`` inside a packet (instruction to last
 parameter) to be sent as ``FF FF FD FD``, with the length and CRC over the stuffed packet.
@@ -32,6 +37,7 @@ import dynamixel_sdk as sdk
 from two_bone_ik.servo.controller import Controller, DeviceRefused, GarbledReply
 from two_bone_ik.servo.controller import limited_units, LinkError, Reading, ReplyTimeout
 from two_bone_ik.servo.controller import serial_errors
+from two_bone_ik.servo.feedback import feedback_of, ServoFeedback
 
 # X-series control table (addresses, bytes).
 OPERATING_MODE = 11
@@ -42,7 +48,14 @@ HARDWARE_ERROR_STATUS = 70
 PROFILE_ACCELERATION = 108
 PROFILE_VELOCITY = 112
 GOAL_POSITION = 116
+PRESENT_LOAD = 126  # Present Current on XM/XH models
 PRESENT_POSITION = 132
+PRESENT_INPUT_VOLTAGE = 144
+PRESENT_TEMPERATURE = 146
+#: Bytes from Present Load to Present Temperature: the Sync Read that brings the feedback.
+FEEDBACK_LENGTH = PRESENT_TEMPERATURE + 1 - PRESENT_LOAD
+#: Hardware Error Status bits that mean the servo is stalled or protecting itself from it.
+STALL_BITS = (2, 5)  # overheating, overload
 
 #: Position modes of Operating Mode, by number.
 POSITION_MODES = {3: 'position', 4: 'extended position', 5: 'current-based position'}
@@ -198,6 +211,16 @@ def profile_acceleration(max_acceleration: float, ticks_per_radian: float) -> in
     return limited_units(rev_per_min2 / ACCELERATION_UNIT, MAX_PROFILE)
 
 
+def feedback_of_x(data: bytes, hardware_error: int) -> ServoFeedback:
+    """Decode an X-series servo's Sync Read from Present Load to Present Temperature."""
+    load = int.from_bytes(data[:2], 'little', signed=True)
+    at = PRESENT_INPUT_VOLTAGE - PRESENT_LOAD
+    voltage = (data[at] | data[at + 1] << 8) / 10.0
+    temperature = float(data[PRESENT_TEMPERATURE - PRESENT_LOAD])
+    return feedback_of(None, voltage, temperature, hardware_error, HARDWARE_ERRORS, STALL_BITS,
+                       (('load_or_current_raw', str(load)),))
+
+
 class DynamixelController(Controller):
     """Dynamixel X-series servos (IDs = channels) on a U2D2 or similar, Protocol 2.0."""
 
@@ -210,6 +233,8 @@ class DynamixelController(Controller):
     CHANNEL_NAME = 'motor ID'
     MODEL_RESOLUTION = TICKS_PER_REVOLUTION
     DRIVE_MODE_IN_SERVO = True
+    FEEDBACK = ('present load (or current, by model; raw), input voltage, temperature and '
+                'Hardware Error Status, once a second')
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence):
         super().__init__(port, baud_rate, servos)
@@ -252,17 +277,21 @@ class DynamixelController(Controller):
             raise LinkError(f'{what}: {self._packets.getTxRxResult(result)}')
         return answer
 
-    def _checked(self, dxl_id: int, what: str, error: int, alerts: List[str]) -> None:
-        """Raise DeviceRefused for an error number; note a hardware alert in ``alerts``."""
+    def _checked(self, dxl_id: int, what: str, error: int, alerts: List[str]) -> int:
+        """Raise DeviceRefused for an error number; note a hardware alert in ``alerts``.
+
+        Returns the Hardware Error Status read for an alert (0 without one).
+        """
         if error & ~ALERT:
             raise DeviceRefused(f'ID {dxl_id}: {what}: the servo answered '
                                 f'{describe_error(error)}')
-        if error & ALERT:
-            status, _, _ = self._call(f'ID {dxl_id}: read Hardware Error Status',
-                                      self._packets.read1ByteTxRx, dxl_id,
-                                      HARDWARE_ERROR_STATUS)
-            alerts.append(f'ID {dxl_id}: hardware error status 0x{status:02x} '
-                          f'({describe_hardware_error(status)}); reboot the servo to clear it')
+        if not error & ALERT:
+            return 0
+        status, _, _ = self._call(f'ID {dxl_id}: read Hardware Error Status',
+                                  self._packets.read1ByteTxRx, dxl_id, HARDWARE_ERROR_STATUS)
+        alerts.append(f'ID {dxl_id}: hardware error status 0x{status:02x} '
+                      f'({describe_hardware_error(status)}); reboot the servo to clear it')
+        return status
 
     def _read_register(self, dxl_id: int, address: int, size: int, what: str,
                        alerts: List[str]) -> int:
@@ -328,21 +357,29 @@ class DynamixelController(Controller):
             goal.addParam(dxl_id, le32(value))
         self._call('Sync Write of Goal Position', lambda port: goal.txPacket())
 
-    def read(self) -> Reading:
-        """Read every Present Position in one Sync Read; check each status packet."""
+    def read(self, feedback: bool = False) -> Reading:
+        """Read every Present Position in one Sync Read; check each status packet.
+
+        With ``feedback`` the Sync Read runs from Present Load to Present Temperature.
+        """
         alerts: List[str] = []
         packets = self._packets
-        self._call('Sync Read of Present Position', packets.syncReadTx, PRESENT_POSITION, 4,
+        start, length = (PRESENT_LOAD, FEEDBACK_LENGTH) if feedback else (PRESENT_POSITION, 4)
+        self._call('Sync Read of Present Position', packets.syncReadTx, start, length,
                    self._ids, len(self._ids), False)
-        steps = {}
+        steps, found = {}, {}
         for dxl_id in self._ids:
             data, _, error = self._call(f'ID {dxl_id}: Sync Read of Present Position',
-                                        packets.readRx, dxl_id, 4)
-            self._checked(dxl_id, 'Sync Read of Present Position', error, alerts)
-            if len(data) != 4:
-                raise GarbledReply(f'ID {dxl_id}: {len(data)} bytes of Present Position, not 4')
-            steps[dxl_id] = to_signed32(data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24)
-        return Reading(steps, tuple(alerts))
+                                        packets.readRx, dxl_id, length)
+            hardware = self._checked(dxl_id, 'Sync Read of Present Position', error, alerts)
+            if len(data) != length:
+                raise GarbledReply(f'ID {dxl_id}: {len(data)} bytes of the Sync Read, not '
+                                   f'{length}')
+            at = PRESENT_POSITION - start
+            steps[dxl_id] = to_signed32(int.from_bytes(bytes(data[at:at + 4]), 'little'))
+            if feedback:
+                found[dxl_id] = feedback_of_x(bytes(data), hardware)
+        return Reading(steps, tuple(alerts), found if feedback else None)
 
     def release(self, torque_off: bool) -> None:
         """With ``torque_off``, clear Torque Enable of every servo; else leave them holding."""

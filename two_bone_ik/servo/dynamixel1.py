@@ -4,14 +4,18 @@ From the ROBOTIS e-manual (Protocol 1.0 and the AX-12A control table): packets a
 ``FF FF ID LEN INSTR PARAMS CHK`` with ``CHK = ~sum``; Protocol 1.0 has SYNC_WRITE (0x83) but
 no SYNC_READ, so positions are read servo by servo. AX-12A: CW Angle Limit 6 and CCW Angle
 Limit 8 (both 0: wheel mode), Torque Enable 24, Goal Position 30, Moving Speed 32 (about
-0.111 rev/min a unit, 0 for no limit), Present Position 36; positions 0-1023 over 300 degrees;
+0.111 rev/min a unit, 0 for no limit), Present Position 36, Present Load 40 (0-1023 about 0.1 %
+of the maximum torque, bit 10 the direction), Present Voltage 42 (0.1 V), Present Temperature
+43 (degrees C); positions 0-1023 over 300 degrees;
 factory default 1 Mbps. The AX-12A has no acceleration register (``max_acceleration`` is
 ignored).
 
 At connect every configured ID is pinged; for the servos that answer, the angle limits are
 checked (joint mode, and the output limits inside them), Moving Speed is written from the
 joint speed limit, Goal Position set to Present Position in one Sync Write and only then Torque
-Enable set. Each command is one Sync Write of Goal Position. A status packet's error byte:
+Enable set. Each command is one Sync Write of Goal Position. Once a second (when the link asks
+for feedback) each servo's read of Present Position takes the 8 bytes from Present Position to
+Present Temperature instead of 2: no exchange of its own. A status packet's error byte:
 input voltage, overheating and overload are device errors (:attr:`Reading.errors`, the link
 stays up); angle limit, range, checksum and instruction errors mean the servo refused the
 instruction (:class:`DeviceRefused`). The SDK's own reads would take a status packet one data
@@ -29,6 +33,7 @@ from two_bone_ik.servo.bus_roll import BusRoll, BusServos
 from two_bone_ik.servo.controller import Controller, DeviceRefused, GarbledReply
 from two_bone_ik.servo.controller import limited_units, ReplyTimeout
 from two_bone_ik.servo.dynamixel import DynamixelController
+from two_bone_ik.servo.feedback import feedback_of, ServoFeedback, sign_magnitude
 
 # AX-12A control table (addresses; two-byte entries little-endian).
 CW_ANGLE_LIMIT = 6
@@ -37,6 +42,16 @@ TORQUE_ENABLE = 24
 GOAL_POSITION = 30
 MOVING_SPEED = 32
 PRESENT_POSITION = 36
+PRESENT_LOAD = 40
+PRESENT_VOLTAGE = 42
+PRESENT_TEMPERATURE = 43
+#: Bytes from Present Position to Present Temperature: the read that brings the feedback.
+FEEDBACK_LENGTH = PRESENT_TEMPERATURE + 1 - PRESENT_POSITION
+#: Present Load's direction bit, and its unit (about 0.1 % of the maximum torque).
+LOAD_SIGN_BIT = 10
+LOAD_UNIT = 0.1
+#: Status error bits that mean the servo is stalled or protecting itself from it.
+STALL_BITS = (2, 5)  # overheating, overload
 
 PING = 0x01
 READ = 0x02
@@ -89,6 +104,7 @@ class Dynamixel1Controller(BusServos, DynamixelController):
     NO_CALIBRATION_FILE = ('drives Dynamixel Protocol 1.0 servos (AX series), which LeRobot does '
                            'not support; calibrate each joint with servos.<joint>.angle_range '
                            'and output_range')
+    FEEDBACK = 'present load, voltage, temperature and status error bits, once a second'
 
     def __init__(self, port: str, baud_rate: int, servos: Sequence):
         Controller.__init__(self, port, baud_rate, servos)  # not the 2.0 controller's set-up
@@ -97,6 +113,8 @@ class Dynamixel1Controller(BusServos, DynamixelController):
         self._stuff = False  # no byte stuffing in Protocol 1.0
         self._port = None
         self._goal = None
+        self._feedback: Dict[int, ServoFeedback] = {}
+        self._status_error = 0  # the error byte of the last status packet
 
     def _open(self) -> None:
         super()._open()
@@ -139,6 +157,7 @@ class Dynamixel1Controller(BusServos, DynamixelController):
         self._errors.extend(
             [f'{name}: status error 0x{error:02x}: {describe_bits(error, HARDWARE_ERRORS)}']
             if error else [])
+        self._status_error = error
         return bytes(status[5:5 + data_length])
 
     def _required(self, dxl_id: int, instruction: int, parameters: bytes, data_length: int,
@@ -157,15 +176,31 @@ class Dynamixel1Controller(BusServos, DynamixelController):
         self._errors = []
         return self._transact(servo_id, PING, b'', 0, 'ping') is not None
 
-    def _positions(self, servo_ids: Sequence[int], errors: List[str]) -> Dict[int, int]:
+    def _positions(self, servo_ids: Sequence[int], errors: List[str],
+                   feedback: bool = False) -> Dict[int, int]:
         self._errors = errors
         positions = {}
+        length = FEEDBACK_LENGTH if feedback else 2
         for dxl_id in servo_ids:
-            data = self._transact(dxl_id, READ, bytes((PRESENT_POSITION, 2)), 2,
+            data = self._transact(dxl_id, READ, bytes((PRESENT_POSITION, length)), length,
                                   'read of Present Position')
             if data is not None:
                 positions[dxl_id] = data[0] | data[1] << 8
+                if feedback:
+                    self._feedback[dxl_id] = self._feedback_of(data, self._status_error)
         return positions
+
+    def _feedback_of(self, data: bytes, error: int) -> ServoFeedback:
+        """Decode Present Load, Voltage and Temperature (the read from Present Position)."""
+        at = PRESENT_LOAD - PRESENT_POSITION
+        load = sign_magnitude(data[at] | data[at + 1] << 8, LOAD_SIGN_BIT) * LOAD_UNIT
+        return feedback_of(load, data[PRESENT_VOLTAGE - PRESENT_POSITION] / 10.0,
+                           float(data[PRESENT_TEMPERATURE - PRESENT_POSITION]), error,
+                           HARDWARE_ERRORS, STALL_BITS)
+
+    def _take_feedback(self) -> Dict[int, ServoFeedback]:
+        found, self._feedback = self._feedback, {}
+        return found
 
     def _check_limits(self, servo) -> None:
         data = self._required(servo.channel, READ, bytes((CW_ANGLE_LIMIT, 4)), 4,

@@ -8,6 +8,9 @@ not Feetech's Python SDKs is in ``docs/servo_protocols.md``. The memory table ad
   Acceleration 41 (STS/SMS only; units of 100 steps/s^2, 0 for none), Goal Position 42,
   Goal Speed 46 (STS/SMS: steps/s; SCS: units of 0.059 rev/min; 0 for none), Present Position
   56;
+- Present Load 60 (2 bytes, 0.1 % of the maximum torque, sign-magnitude: bit 10 the
+  direction), Present Voltage 62 (1 byte, 0.1 V), Present Temperature 63 (1 byte, degrees C),
+  on both series;
 - STS/SMS: 4096 steps a turn, little-endian, position and speed sign-magnitude (bit 15),
   factory default 1 Mbps; SCS: 0-1023, big-endian, unsigned, factory default 1 Mbps.
 
@@ -16,10 +19,13 @@ At connect every configured ID is pinged; for the servos that answer, the mode i
 Goal Position set to Present Position in one SYNC_WRITE and only then Torque Enable set, so
 torque comes on without a jump. Each command is one SYNC_WRITE of Goal Position holding every
 servo it moves. Present Position comes from one SYNC_READ (STS/SMS) or a READ per servo (SCS,
-which has no SYNC_READ). A servo that does not answer is left out and named
-(:class:`~two_bone_ik.servo.bus_roll.BusRoll`); status error bits are device errors in
-:attr:`Reading.errors`, and so are stray bytes found waiting before a request (discarded, the
-link kept); bytes after a reply make it garbled (:meth:`PySerialController.exchange`).
+which has no SYNC_READ); once a second (when the link asks for feedback) that read takes the
+8 bytes from Present Position to Present Temperature instead of 2, so the feedback costs no
+exchange of its own, and the status packets' error bytes go with it. A servo that does not
+answer is left out and named (:class:`~two_bone_ik.servo.bus_roll.BusRoll`); status error
+bits are device errors in :attr:`Reading.errors`, and so are stray bytes found waiting before
+a request (discarded, the link kept); bytes after a reply make it garbled
+(:meth:`PySerialController.exchange`).
 
 LeRobot calibration files apply (``MODEL_RESOLUTION`` 4096 on STS/SMS, 1024 on SCS, as
 LeRobot's tables have them; ``drive_mode`` 1 reversed by the driver, as LeRobot does for
@@ -32,6 +38,7 @@ from two_bone_ik.servo import feetech_packets as packets
 from two_bone_ik.servo.bus_roll import BusRoll, BusServos
 from two_bone_ik.servo.controller import DeviceRefused, limited_units, PySerialController
 from two_bone_ik.servo.controller import reply_timeout, ReplyTimeout
+from two_bone_ik.servo.feedback import feedback_of, ServoFeedback, sign_magnitude
 
 OPERATING_MODE = 33
 TORQUE_ENABLE = 40
@@ -39,6 +46,16 @@ ACCELERATION = 41
 GOAL_POSITION = 42
 GOAL_SPEED = 46
 PRESENT_POSITION = 56
+PRESENT_LOAD = 60
+PRESENT_VOLTAGE = 62
+PRESENT_TEMPERATURE = 63
+#: Bytes from Present Position to Present Temperature: the read that brings the feedback.
+FEEDBACK_LENGTH = PRESENT_TEMPERATURE + 1 - PRESENT_POSITION
+#: Present Load's sign bit (its direction), and its unit in % of the maximum torque.
+LOAD_SIGN_BIT = 10
+LOAD_UNIT = 0.1
+#: Status error bits that mean the servo is stalled or protecting itself from it.
+STALL_BITS = (2, 3, 5)  # overheating, overcurrent, overload
 
 #: Operating Mode values (STS/SMS), by number.
 MODES = {0: 'position servo', 1: 'wheel (constant speed)', 2: 'PWM (open loop)', 3: 'step'}
@@ -66,6 +83,7 @@ class FeetechController(BusServos, PySerialController):
     UNITS = 'steps'
     CHANNEL_NAME = 'servo ID'
     DEVICE = 'the servo bus'
+    FEEDBACK = 'present load, voltage, temperature and status error bits, once a second'
     #: LeRobot's ``MODEL_RESOLUTION`` of the STS/SMS series: a calibration file applies.
     MODEL_RESOLUTION = 4096
     #: LeRobot reverses a Feetech motor of ``drive_mode`` 1 in software: so does the driver.
@@ -87,9 +105,10 @@ class FeetechController(BusServos, PySerialController):
         super().__init__(port, baud_rate, servos)
         self.roll = BusRoll(self.servos)
         count = len(self.servos)
-        # The longest exchange: a SYNC_READ of every position (or a READ of one).
-        self.reply_wait = reply_timeout((packets.STATUS_OVERHEAD + 2) * count, 8 + count,
-                                        self.baud_rate)
+        # The longest exchange: a SYNC_READ of every position with its feedback (or a READ).
+        self.reply_wait = reply_timeout((packets.STATUS_OVERHEAD + FEEDBACK_LENGTH) * count,
+                                        8 + count, self.baud_rate)
+        self._feedback: Dict[int, ServoFeedback] = {}
 
     # -- one exchange -------------------------------------------------------------------------
 
@@ -112,24 +131,44 @@ class FeetechController(BusServos, PySerialController):
 
     # -- positions ----------------------------------------------------------------------------
 
-    def _positions(self, servo_ids: Sequence[int], errors: List[str]) -> Dict[int, int]:
+    def _positions(self, servo_ids: Sequence[int], errors: List[str],
+                   feedback: bool = False) -> Dict[int, int]:
         """Present Position of each servo of ``servo_ids`` that answers.
 
         Stray bytes discarded before a request since the last read are reported in ``errors``.
+        With ``feedback`` the same read runs on to Present Temperature (:meth:`_take_feedback`).
         """
+        length = FEEDBACK_LENGTH if feedback else 2
         if self.HAS_SYNC_READ:
-            reply = self.exchange(packets.sync_read(PRESENT_POSITION, 2, servo_ids),
-                                  (packets.STATUS_OVERHEAD + 2) * len(servo_ids), partial=True)
-            statuses = packets.parse_statuses(reply, servo_ids, 2)
+            reply = self.exchange(packets.sync_read(PRESENT_POSITION, length, servo_ids),
+                                  (packets.STATUS_OVERHEAD + length) * len(servo_ids),
+                                  partial=True)
+            statuses = packets.parse_statuses(reply, servo_ids, length)
         else:
-            statuses = [self._ask(i, packets.read(i, PRESENT_POSITION, 2), 2)
+            statuses = [self._ask(i, packets.read(i, PRESENT_POSITION, length), length)
                         for i in servo_ids]
             statuses = [status for status in statuses if status is not None]
         errors += self.stray_byte_reports()
         errors += packets.status_errors(statuses, self.roll.joints)
-        return {status.servo_id: packets.decode_word(status.data, self.BIG_ENDIAN,
+        if feedback:
+            self._feedback = {status.servo_id: self._feedback_of(status) for status in statuses}
+        return {status.servo_id: packets.decode_word(status.data[:2], self.BIG_ENDIAN,
                                                      self.SIGN_BIT)
                 for status in statuses}
+
+    def _feedback_of(self, status: packets.Status) -> ServoFeedback:
+        """Decode Present Load, Voltage and Temperature (the read from Present Position)."""
+        data = status.data
+        load = packets.decode_word(data[PRESENT_LOAD - PRESENT_POSITION:][:2], self.BIG_ENDIAN)
+        return feedback_of(sign_magnitude(load, LOAD_SIGN_BIT) * LOAD_UNIT,
+                           data[PRESENT_VOLTAGE - PRESENT_POSITION] / 10.0,
+                           float(data[PRESENT_TEMPERATURE - PRESENT_POSITION]), status.error,
+                           packets.STATUS_ERRORS, STALL_BITS)
+
+    def _take_feedback(self) -> Dict[int, ServoFeedback]:
+        """Return (and forget) the feedback of the last read that asked for it, by ID."""
+        found, self._feedback = self._feedback, {}
+        return found
 
     # -- preparing servos ---------------------------------------------------------------------
 

@@ -20,10 +20,11 @@ re-exported here for code that imports it from this module).
 
 import importlib
 import time
-from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Tuple
 
 from two_bone_ik.ik.status import ERROR, OK, WARN
 from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError
+from two_bone_ik.servo.feedback import FEEDBACK_PERIOD
 from two_bone_ik.servo.servo_settings import servo_settings, ServoConfigError  # noqa: F401
 
 #: Protocol name -> (module, controller class). Imported on demand: each pulls in pyserial,
@@ -115,6 +116,8 @@ class ServoLink:
         self._counts = {'sent': 0, 'dropped': 0, 'clamped': 0, 'read_failures': 0,
                         'link_failures': 0, 'device_errors': 0, 'reconnects': 0}
         self._index = {servo.channel: index for index, servo in enumerate(self.servos)}
+        self._feedback: Dict[int, Any] = {}  # the last feedback read, by servo index
+        self._feedback_due = 0.0
 
     @property
     def connected(self) -> bool:
@@ -150,6 +153,7 @@ class ServoLink:
             self._fail(error)
             return False
         self._connected = True
+        self._feedback_due = self._clock() + FEEDBACK_PERIOD  # the first a period after
         if not first:
             self._counts['reconnects'] += 1
         self._take(reading)
@@ -160,6 +164,7 @@ class ServoLink:
         self.controller.close_port()
         self._connected = False
         self._fresh = None
+        self._feedback = {}
         self._last_error = str(error)
         if count:
             self._counts['link_failures'] += 1
@@ -224,13 +229,28 @@ class ServoLink:
                 return None
         else:
             try:
-                self._take(self.controller.read())
+                self._take(self._read())
             except LinkError as error:
                 self._counts['read_failures'] += 1
                 self._fail(error)
                 return None
         fresh, self._fresh = self._fresh, None
         return fresh
+
+    def _read(self):
+        """Read the positions; with them the servos' feedback, once a FEEDBACK_PERIOD."""
+        if not self.controller.FEEDBACK or self._clock() < self._feedback_due:
+            return self.controller.read()
+        reading = self.controller.read(feedback=True)
+        self._feedback_due = self._clock() + FEEDBACK_PERIOD
+        self._feedback = {self._index[channel]: feedback
+                          for channel, feedback in (reading.feedback or {}).items()
+                          if channel in self._index}
+        return reading
+
+    def feedback(self) -> Dict[int, Any]:
+        """Return the last feedback read, ``{servo index: ServoFeedback}`` ({} while down)."""
+        return dict(self._feedback)
 
     def status(self) -> LinkStatus:
         """Return the link's state and counts."""

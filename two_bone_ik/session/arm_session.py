@@ -5,9 +5,11 @@
 :class:`~two_bone_ik.session.commanded_motion.CommandedMotion`), the last command, the target
 statistics, which motion limits are in force (a URDF's velocity limits stand in for
 ``max_joint_velocity`` unless it is given), the status texts and ``/diagnostics`` reports,
-``~/stop``, the marker picture, and which parameter changes are accepted. It takes a monotonic
-clock and returns plain tuples (:mod:`two_bone_ik.session.outputs`); the node converts them to
-messages. Tests drive it directly, with a simulated clock and no DDS.
+``~/stop``, the marker picture, whether the arm got there (``motion_status``, see
+:mod:`two_bone_ik.session.arrival`: checked once per command period by the pacer while a command
+is followed), and which parameter changes are accepted. It takes a monotonic clock and returns
+plain tuples (:mod:`two_bone_ik.session.outputs`); the node converts them to messages. Tests
+drive it directly, with a simulated clock and no DDS.
 
 Threads: the node's executor calls everything but :meth:`ArmSession.tick`, which the pacer
 thread calls once per command period.
@@ -23,19 +25,27 @@ from two_bone_ik.arm.config import ArmConfig, GEOMETRY_PARAMETERS
 from two_bone_ik.arm.geometry import dot
 from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
+from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.markers import arm_shapes, obstacle_shapes, Shape, target_shapes
 from two_bone_ik.ik.markers import turning_shapes
-from two_bone_ik.ik.status import LEVELS, NodeStatus
+from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
+from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
 from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
+from two_bone_ik.session.arrival import ARRIVAL_PARAMETERS, arrival_settings, ArrivalMonitor
+from two_bone_ik.session.arrival import stamp_id
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
 from two_bone_ik.session.jog import Jog, slid, twist_problem
-from two_bone_ik.session.outputs import LogLine, Report, StopAnswer, TargetAnswer, Tick
+from two_bone_ik.session.motion_status import motion_status, tool_point_values
+from two_bone_ik.session.outputs import LogLine, MotionStatusReport, Report, StopAnswer
+from two_bone_ik.session.outputs import TargetAnswer, Tick
 from two_bone_ik.session.outputs import TrajectoryCommand
 from two_bone_ik.session.reports import arm_report, motion_report
+from two_bone_ik.session.target_frames import check_transform_timeout, Held, Moved
+from two_bone_ik.session.target_frames import TargetFrames
 from two_bone_ik.session.target_statistics import TargetStatistics
 from two_bone_ik.session.workspace_guard import Guarded, WORKSPACE_DEFAULTS, WorkspaceGuard
 from two_bone_ik.workspace.obstacles import WORKSPACE_PARAMETERS
@@ -58,7 +68,8 @@ SESSION_DEFAULTS = {
     'robot_description': '', 'robot_description_topic': '', 'tip_frame': '',
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
-    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, **WORKSPACE_DEFAULTS,
+    'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, 'transform_timeout': 0.1,
+    **WORKSPACE_DEFAULTS,
 }
 
 
@@ -86,6 +97,11 @@ class Picture(NamedTuple):
     target_shapes: Tuple[Shape, ...]
 
 
+def _continuous(bounds) -> Tuple[bool, ...]:
+    """Per joint, whether it is unlimited both ways (compared modulo a whole turn)."""
+    return tuple(lo == -math.inf and hi == math.inf for lo, hi in bounds)
+
+
 def _position_limits(solver: Optional[TargetSolver], joints: int):
     if solver is None:
         return ((-math.inf, math.inf),) * joints
@@ -109,6 +125,11 @@ class ArmSession:
         Whether to build trajectories for a trajectory controller.
     clock : callable
         Monotonic clock, s.
+    transform_lookup : callable, optional
+        ``lookup(frame, stamp_ns, timeout_s)`` -> :class:`~two_bone_ik.ik.target_frame.
+        FrameTransform` from ``frame`` into ``base_frame``, or a reason (str): targets and
+        twists in other frames go through it (see :mod:`two_bone_ik.session.target_frames`);
+        None refuses them ``WRONG_FRAME``.
 
     Raises
     ------
@@ -117,7 +138,8 @@ class ArmSession:
     """
 
     def __init__(self, values: Mapping[str, Any], given: Collection[str] = (),
-                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic):
+                 trajectories: bool = False, clock: Callable[[], float] = time.monotonic,
+                 transform_lookup: Optional[TransformLookup] = None):
         values = {**SESSION_DEFAULTS, **values}
         self._arm = ArmSource(values, given, values['robot_description'],
                               values['robot_description_topic'], values['tip_frame'])
@@ -130,6 +152,10 @@ class ArmSession:
         check_planner_available(limits, 'robot_description' if self._urdf_velocities(solver)
                                 else 'max_joint_velocity')
         self._bounds = _position_limits(solver, len(names))
+        self._arrival_values = {k: values[k] for k in ARRIVAL_PARAMETERS if k in values}
+        self._arrival = ArrivalMonitor(names, arrival_settings(self._arrival_values, len(names)),
+                                       clock, _continuous(self._bounds))
+        self._said_unmonitored = False  # whether the last verdict, NOT_MONITORED, was logged
         self._convention = self._convention_of(solver)
         self._workspace = WorkspaceGuard(values)
         self._workspace.use_arm(solver)
@@ -152,6 +178,9 @@ class ArmSession:
         self._last_result = None  # the outcome of the last target commanded
         self._refusal = ''  # why the last joint_states message was refused
         self._measured_stamp = 0.0  # the newest stamp of a measurement taken, s
+        self._frames = TargetFrames(transform_lookup,
+                                    check_transform_timeout(values['transform_timeout']), clock)
+        self._frame_answers: List[TargetAnswer] = []  # due for targets from other frames
         #: Whether ``ik_markers`` has a new picture to show.
         self.picture_due = True
 
@@ -255,7 +284,7 @@ class ArmSession:
         if solver is None:
             return Guarded(rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id,
                                            position)), ()
-        previous = self._previous if previous is None else previous
+        previous = self._held(solver) if previous is None else previous
         try:
             if self._workspace.active:
                 return self._workspace.solve(solver, frame_id, position, previous,
@@ -263,8 +292,28 @@ class ArmSession:
             return Guarded(solver.solve(frame_id, *position, previous, orientation,
                                         **options)), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            return Guarded(rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)), \
+            return Guarded(self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)), \
                 self._unexpected_failure(frame_id, position)
+
+    def _held(self, solver) -> Optional[Tuple[float, ...]]:
+        """Return the readings a solve holds: the last command; before one, where the arm is.
+
+        Where the arm is: the newest accepted ``joint_states`` measurement of the arm's joints
+        (planned motion or not), else ``initial_positions`` (zeros when not given). The desktop
+        solver holds the roll there (onto a limit if outside) and keeps the yaw for a target on
+        the yaw axis; a pair's solve keeps today's rule (nearest 0 before the first command).
+        """
+        if self._previous is not None or not isinstance(solver, DesktopTargetSolver):
+            return self._previous
+        if self._motion.names != tuple(solver.geometry.joint_names):
+            return None  # a new arm's joints, not yet streamed: nothing known of them
+        return self._motion.stream.measured_position or self._motion.initial
+
+    def _rejected(self, status: NodeStatus, frame_id: str, position, frame_reason: str = ''):
+        """Return a rejected outcome of the arm's solver's kind (its ``values`` read it)."""
+        if self.solver is None:
+            return rejected_result(status, frame_id, position, frame_reason)
+        return self.solver.rejected(status, frame_id, position, frame_reason)
 
     def _unexpected_failure(self, frame_id: str, position) -> Tuple[LogLine, ...]:
         """Return the traceback of a solve that raised, to log once per kind."""
@@ -276,21 +325,80 @@ class ArmSession:
         return (LogLine('error', f'unexpected error solving target {tuple(position)!r} in '
                                  f"'{frame_id}'; answered INVALID_TARGET:\n{text}"),)
 
-    def target(self, frame_id: str, x: float, y: float, z: float,
-               orientation=None) -> TargetAnswer:
+    def target(self, frame_id: str, x: float, y: float, z: float, orientation=None,
+               stamp: int = 0) -> Optional[TargetAnswer]:
         """Solve a target and command it; return what to publish and log (a jog ends).
 
         ``orientation`` is the target's quaternion ``(x, y, z, w)``, used by a desktop arm with
-        ``use_orientation`` (a planar arm ignores it).
+        ``use_orientation`` (a planar arm ignores it). A target in another frame than
+        ``base_frame`` is transformed into it first (at ``stamp``, ns; 0: the latest
+        transform); when its transform is not there yet it is held and None returned: its
+        answer comes from :meth:`frame_answers`. ``stamp`` also names the command in
+        ``motion_status`` (``target_id``, see :func:`~two_bone_ik.session.arrival.stamp_id`).
+        """
+        self._supersede('a newer target')
+        if self.solver is None or not needs_transform(frame_id, self.config.base_frame):
+            return self._target(frame_id, (x, y, z), orientation, stamp=stamp)
+        outcome = self._frames.take(frame_id, (x, y, z), orientation, stamp)
+        if outcome is None:
+            return None
+        return self._framed(frame_id, (x, y, z), orientation, outcome, stamp)
+
+    def _framed(self, frame_id: str, position, orientation, outcome,
+                stamp: int = 0) -> TargetAnswer:
+        """Answer a target from another frame: moved into base_frame, or refused (why)."""
+        if isinstance(outcome, Moved):
+            return self._target(self.config.base_frame, outcome.position, outcome.orientation,
+                                stamp=stamp)
+        return self._target(frame_id, position, orientation, outcome, stamp)
+
+    def _supersede(self, by: str) -> None:
+        """Give up the target held for its transform (answered WRONG_FRAME): ``by`` came."""
+        held: Optional[Held] = self._frames.drop()
+        if held is not None:
+            self._frame_answers.append(self._target(
+                held.frame_id, held.position, held.orientation,
+                f'superseded by {by} before its transform came ({held.reason})', held.stamp))
+
+    @property
+    def frames_pending(self) -> bool:
+        """Whether a target waits for its transform or an answer is due (see frame_answers)."""
+        return bool(self._frame_answers) or self._frames.held is not None
+
+    def frame_answers(self) -> Tuple[TargetAnswer, ...]:
+        """Return the answers now due for targets from other frames (the node's timer asks).
+
+        A held target is looked up again: transformed and commanded when its transform came,
+        ``WRONG_FRAME`` once ``transform_timeout`` is up; superseded ones are answered too.
+        """
+        answers, self._frame_answers = self._frame_answers, []
+        done = self._frames.retry()
+        if done is not None:
+            held, outcome = done
+            answers.append(self._framed(held.frame_id, held.position, held.orientation, outcome,
+                                        held.stamp))
+        return tuple(answers)
+
+    def _target(self, frame_id: str, position, orientation=None, frame_reason: str = '',
+                stamp: int = 0) -> TargetAnswer:
+        """Solve and command a target (``frame_reason``: refused WRONG_FRAME, that is why).
+
+        ``stamp`` (ns) names the command in ``motion_status``.
         """
         if self._jog.active:
             with self._jog_lock:
                 self._jog.stop()
-        guarded, logs = self._solve(frame_id, (x, y, z), orientation)
+        if frame_reason:
+            guarded, logs = Guarded(self._rejected(NodeStatus.WRONG_FRAME, frame_id, position,
+                                                   frame_reason)), ()
+        else:
+            guarded, logs = self._solve(frame_id, position, orientation)
         result, detail = guarded.result, guarded.detail
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
+        motion = ()
         if not result.rejected and result.status is not NodeStatus.COLLISION:
+            origin = self._commanded_now()
             try:
                 planned = self._motion.command(result.readings, self._line_path())
             except MotionError as error:
@@ -301,7 +409,10 @@ class ArmSession:
                 self._previous = result.readings
                 self._last_result = result
                 command, trajectory = planned.command, planned.trajectory
-                moving, remaining, wake = planned.moving, planned.remaining, planned.wake
+                moving, remaining = planned.moving, planned.remaining
+                motion = self._follow(stamp_id(stamp), result.readings, origin, moving,
+                                      result.position, '')
+                wake = True  # the pacer checks arrival, and streams a planned motion
         self._stats.record(result.status)
         commanded = result.status not in _NOT_COMMANDED and not result.rejected
         self._last_target = (result.position, result.status,
@@ -311,7 +422,8 @@ class ArmSession:
                 result.status is not NodeStatus.MOTION_FAILED and \
                 self._throttle.allow(result.status):
             logs += (LogLine('warning', self.describe(result, detail)),)
-        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, detail)
+        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, motion,
+                            detail)
 
     def _line_path(self):
         """How a planned motion follows ``motion_path: linear`` (None: in joint space)."""
@@ -347,11 +459,12 @@ class ArmSession:
         solver = self.solver
         values = (solver or TargetSolver).values(result) + (
             ('moving', 'true' if answer.moving else 'false'),
-            ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values()
+            ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values() + (
+            self.arrival_values(result))
         text = self.describe(result, answer.detail)
         if self._jog.active:
-            text += ('; jogging: sliding along the boundary' if self._jog.sliding
-                     else '; jogging')
+            text += ('; jogging: sliding along the boundary, the jog point held on it'
+                     if self._jog.sliding else '; jogging')
         return LEVELS[result.status], text, values
 
     # -- the measured state, the stream, stop -------------------------------------------------
@@ -378,8 +491,9 @@ class ArmSession:
         if not reason and len(names) != len(positions):
             reason = f'{len(names)} names but {len(positions)} positions'
         if not reason:
-            reason = self._motion.measured(
-                {str(name): float(value) for name, value in zip(names, positions)})
+            readings = {str(name): float(value) for name, value in zip(names, positions)}
+            self._arrival.measured(readings)  # joint by joint, whoever publishes which
+            reason = self._motion.measured(readings)
         if not reason:
             self._measured_stamp = max(self._measured_stamp, stamp)
         self._refusal = reason
@@ -400,21 +514,97 @@ class ArmSession:
         return ''
 
     def tick(self) -> Tick:
-        """Stream one command period (pacer thread): a jog's next point, then the stream."""
+        """One command period (pacer thread): arrival, a jog's next point, then the stream.
+
+        A ``NOT_FOLLOWING`` verdict ends the jog and holds the arm where it is measured (see
+        :meth:`CommandedMotion.hold`) before the stream moves on.
+        """
+        motion, logs, (held, hold_trajectory, _) = self._check_arrival()
         with self._jog_lock:
-            logs = self._jog_step()
+            logs += self._jog_step()
             jogging = self._jog.active
         tick = self._motion.tick()
-        if logs:
-            tick = tick._replace(logs=tick.logs + logs)
-        return tick._replace(more=True) if jogging else tick
+        return tick._replace(
+            command=tick.command or held, trajectory=tick.trajectory or hold_trajectory,
+            logs=tick.logs + logs, motion=motion,
+            more=tick.more or jogging or self._arrival.active)
 
     def stop(self) -> StopAnswer:
-        """``~/stop``: brake within the limits and hold until the next target (a jog ends)."""
+        """``~/stop``: brake within the limits and hold until the next target (a jog ends).
+
+        The command followed so far is no longer (nothing more is said about it); the braking
+        end is followed instead (``target_id`` ``stop``).
+        """
+        self._supersede('~/stop')
         with self._jog_lock:
             self._jog.stop()
+        self._arrival.end()
         message, trajectory, wake = self._motion.stop()
-        return StopAnswer(message, trajectory, wake)
+        motion = ()
+        if self._motion.stream.last_command is not None:
+            motion = self._follow('stop', None, self._commanded_now(), wake, None,
+                                  'to rest where ~/stop brakes it')
+        return StopAnswer(message, trajectory, wake or bool(motion), motion)
+
+    # -- arrival --------------------------------------------------------------------------------
+
+    def _commanded_now(self) -> Tuple[float, ...]:
+        """Return what is commanded now: the last command, else the measured or initial."""
+        stream = self._motion.stream
+        return stream.last_command or stream.measured_position or self._motion.initial
+
+    def _follow(self, target_id: str, goal, origin, moving: bool, target, text: str):
+        """Follow a new command: return its ``MOVING`` verdict, in a tuple."""
+        return (self._arrival.command(target_id, goal, origin, self.planned, moving, target,
+                                      text),)
+
+    def motion_status(self, verdict) -> MotionStatusReport:
+        """Return a verdict's ``motion_status``: level, message, (key, value) pairs.
+
+        Built only when asked (the node asks while something subscribes): the tool points
+        cost more than the decision.
+        """
+        solver = self.solver
+        return motion_status(verdict, solver.geometry.tip_position if solver else None)
+
+    def _check_arrival(self):
+        """Check the command followed (pacer thread): ``(verdicts, logs, hold)``.
+
+        ``hold`` is what :meth:`CommandedMotion.hold` returned, or nothing to publish.
+        """
+        nothing = (None, None, False)
+        verdict = self._arrival.check(self._commanded_now(),
+                                      self._motion.moving or self._jog.active)
+        if verdict is None:
+            return (), (), nothing
+        logs = ()
+        line = f'motion_status {verdict.status.name}: {verdict.text}'
+        unmonitored = verdict.status is MotionStatus.NOT_MONITORED
+        if unmonitored and not self._said_unmonitored:  # (an arm without sensors: say it once)
+            logs = (LogLine('info', line),)
+        elif verdict.status in (MotionStatus.NOT_FOLLOWING, MotionStatus.GOAL_MISSED) and \
+                self._throttle.allow(('motion_status', verdict.status)):
+            logs = (LogLine('error', line),)
+        self._said_unmonitored = unmonitored
+        if verdict.status is not MotionStatus.NOT_FOLLOWING:
+            return (verdict,), logs, nothing
+        with self._jog_lock:
+            self._jog.stop()
+        return (verdict,), logs, self._motion.hold(verdict.measured)
+
+    def arrival_values(self, result=None) -> Tuple[Tuple[str, str], ...]:
+        """``ik_status``'s values about arrival: ``arrival`` and the tool points.
+
+        ``tool_point`` is that of ``result``'s readings when it has any (else of what is
+        commanded now), ``measured_tool_point`` that of the latest readings.
+        """
+        last = self._arrival.last_status
+        readings = getattr(result, 'readings', None)
+        if readings is None or not all(math.isfinite(v) for v in readings):
+            readings = self._commanded_now()
+        solver = self.solver
+        return (('arrival', 'none' if last is None else last.name),) + tool_point_values(
+            solver.geometry.tip_position if solver else None, readings, self._arrival.readings())
 
     # -- jogging --------------------------------------------------------------------------------
 
@@ -429,32 +619,42 @@ class ArmSession:
 
         ``linear`` (m/s) moves the jog point in ``base_frame``; ``angular`` (rad/s) turns a
         desktop arm's approach (see :mod:`two_bone_ik.session.jog`) and nothing on a planar arm.
+        A twist in another frame is turned into ``base_frame`` by that frame's latest rotation
+        (no lever arm: it is the tool point's velocity, along the frame's axes).
         """
+        self._supersede('a twist')
         problem = twist_problem(linear, angular)
-        status = None
+        status, reason = None, ''
         if self.solver is None:
             status = NodeStatus.NO_ARM_DESCRIPTION
-        elif frame_id and frame_id != self.config.base_frame:
-            status = NodeStatus.WRONG_FRAME
-            problem = (f"twist frame '{frame_id}' is not base_frame '{self.config.base_frame}'; "
-                       'nothing moves')
-        elif problem:
+        elif needs_transform(frame_id, self.config.base_frame):
+            found = self._frames.look_up(frame_id)
+            if isinstance(found, str):
+                status, reason = NodeStatus.WRONG_FRAME, found
+                problem = (f"no transform from twist frame '{frame_id}' into base_frame "
+                           f"'{self.config.base_frame}': {found}; nothing moves")
+            else:
+                linear, angular = rotate(found.rotation, linear), rotate(found.rotation, angular)
+        if status is None and problem:
             status = NodeStatus.INVALID_TARGET
         if status is not None:
-            result = rejected_result(status, frame_id, tuple(linear))
+            result = self._rejected(status, frame_id, tuple(linear), reason)
             logs = ()
             if self._throttle.allow(('twist', status)):
                 logs = (LogLine('warning', f'target_twist refused: {problem or status.name}'),)
             return TargetAnswer(result, None, None, self.moving, 0.0, False, logs)
+        motion = ()
         with self._jog_lock:
             if not self._jog.active:
                 self._jog_result = None
+                motion = self._follow('twist', None, self._commanded_now(), True, None,
+                                      'jogging')
             self._jog.twist(linear, self._clock(), self._commanded_tip(), angular,
                             self._commanded_pitch())
             result = self._jog_result
             if result is None:
                 result = self._solve('', self._jog.point)[0].result
-        return TargetAnswer(result, None, None, True, 0.0, True, ())
+        return TargetAnswer(result, None, None, True, 0.0, True, (), motion)
 
     def _jog_step(self) -> Tuple[LogLine, ...]:
         """Move the jog point on by one period and aim the motion at it (pacer thread)."""
@@ -475,17 +675,28 @@ class ArmSession:
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
-        self._jog.put_back(self.solver.geometry.tip_position(result.readings),
-                           sliding=along or not result.reachable)
+        held = self.solver.geometry.tip_position(result.readings)
+        self._jog.put_back(held, sliding=along or not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
-        self._jog_result = result
+        self._jog_result = result if result.reachable else self._held_result(held, result)
         self._motion.aim(result.readings)
         if self._jog.sliding and not was_sliding:
             logs += (LogLine('info', 'jogging: sliding along the boundary: '
                              + self.describe(result)),)
         return logs
+
+    def _held_result(self, point, result):
+        """Return the outcome of the jog point held on the boundary, where the tip is commanded.
+
+        What the twist is answered with while the jog slides: the point itself solved (the tip
+        is on it), not the point beyond the boundary the step asked (the log says that once).
+        """
+        pitch = getattr(result, 'approach_pitch', math.nan)
+        if math.isnan(pitch):
+            return self._solve('', point, None, result.readings)[0].result
+        return self._solve('', point, None, result.readings, approach_pitch=pitch)[0].result
 
     def _commanded_pitch(self) -> Optional[float]:
         """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
@@ -545,6 +756,7 @@ class ArmSession:
         try:
             limits = self._limits_for(solver)
             initial_positions_for(self._initial_value, len(self._names_of(solver)))
+            arrival_settings(self._arrival_values, len(self._names_of(solver)))
         except ConfigError as error:
             raise ConfigError(f'robot_description: its arm has {len(self._names_of(solver))} '
                               f'joints, but {error}') from None
@@ -575,6 +787,8 @@ class ArmSession:
         if not brake and (names, bounds) == (self._motion.names, self._bounds):
             return None, False
         self._bounds = bounds
+        self._arrival.set_arm(names, _continuous(bounds))  # (it brakes: as ~/stop, unfollowed)
+        self._arrival.set_settings(arrival_settings(self._arrival_values, len(names)))
         return self._motion.new_arm(names, bounds, self._limits_for(solver),
                                     initial_positions_for(self._initial_value, len(names)))
 
@@ -595,6 +809,11 @@ class ArmSession:
                 check_twist_timeout(changes['twist_timeout'])
             if any(name in WORKSPACE_PARAMETERS for name in changes):
                 self._workspace.checked(changes, self.solver)
+            if 'transform_timeout' in changes:
+                check_transform_timeout(changes['transform_timeout'])
+            arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
+            if arrival:
+                arrival_settings({**self._arrival_values, **arrival}, len(self.joint_names))
         except ConfigError as error:
             return str(error)
         return None
@@ -628,9 +847,18 @@ class ArmSession:
             self.picture_due = True
             logs.append(LogLine('info', 'workspace: ' + ', '.join(
                 f'{name}={value!r}' for name, value in workspace.items())))
+        if 'transform_timeout' in changes:
+            self._frames.timeout = float(changes['transform_timeout'])
         if motion:
             logs.append(LogLine('info', 'motion: ' + ', '.join(
                 f'{name}={value!r}' for name, value in motion.items())))
+        arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
+        if arrival:
+            self._arrival_values.update(arrival)
+            settings = arrival_settings(self._arrival_values, len(self.joint_names))
+            self._arrival.set_settings(settings)
+            logs.append(LogLine('info', 'arrival: ' + ', '.join(
+                f'{name}={getattr(settings, name)!r}' for name in arrival)))
         arm_changes = {k: v for k, v in changes.items() if k in ARM_PARAMETERS}
         if arm_changes:
             solver = self._arm.use(self._arm.checked(arm_changes))
@@ -648,8 +876,9 @@ class ArmSession:
         ``subscribers``: the subscribers of each command output, by topic.
         """
         level, message, values = self._stats.report(self._clock())
+        motion = motion_report(self._motion, subscribers, self._refusal)
         return [Report(level, 'targets', message, values), arm_report(self._arm),
-                motion_report(self._motion, subscribers, self._refusal)]
+                motion._replace(values=motion.values + self.jog_values())]
 
     def picture(self) -> Picture:
         """Return what ``ik_markers`` shows now (a pair's workspace is built once per arm)."""

@@ -32,9 +32,10 @@ from two_bone_ik.ik.target_solver import TargetSolver
 ARM_PARAMETERS = DESKTOP_PARAMETER_NAMES
 
 #: Parameters that steer the solver of any arm, and may change while it runs.
-SOLVING_OPTIONS = ('elbow', 'allow_elbow_flip', 'use_orientation', 'approach_pitch')
+SOLVING_OPTIONS = ('elbow', 'allow_elbow_flip', 'use_orientation', 'approach_pitch',
+                   'allow_reach_back')
 
-_OPTION_DEFAULTS = {'use_orientation': False, 'approach_pitch': 0.0}
+_OPTION_DEFAULTS = {'use_orientation': False, 'approach_pitch': 0.0, 'allow_reach_back': True}
 
 
 class ArmSource:
@@ -115,7 +116,8 @@ class ArmSource:
         return DesktopTargetSolver(geometry, options['elbow'] or 'up',
                                    config.allow_elbow_flip, config.out_of_plane_tolerance,
                                    bool(options['use_orientation']),
-                                   float(options['approach_pitch']))
+                                   float(options['approach_pitch']),
+                                   bool(options['allow_reach_back']))
 
     def checked(self, changes: Mapping[str, Any]) -> dict:
         """Return the arm's values with the changes, checked by building the arm again.

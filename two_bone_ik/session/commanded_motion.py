@@ -294,6 +294,32 @@ class CommandedMotion:
             return (f'at rest at {shown(stop.position)} rad, held until the next target',
                     None, False)
 
+    def hold(self, measured: Sequence[Optional[float]]
+             ) -> Tuple[Optional[JointCommand], Optional[TrajectoryCommand], bool]:
+        """Stop streaming toward the goal (the arm does not follow) and hold where it is.
+
+        ``measured`` holds a reading per joint (None: none, that joint holds its command). No
+        joint read: brake where the motion is (as ``~/stop``; without planning, nothing).
+        Returns a command to publish now (without planning), a trajectory for a trajectory
+        controller, and whether to stream.
+        """
+        with self._lock:
+            self._goals.clear()
+            last = self._stream.last_command
+            if last is None or not (self._stream.planned or any(
+                    m is not None for m in measured)):
+                return None, None, False  # (a step without readings: nothing to change)
+            if all(m is None for m in measured):
+                stop = self._stream.stop()
+            else:
+                stop = self._stream.hold([c if m is None else m
+                                          for m, c in zip(measured, last)])
+            if not self._stream.planned:
+                return (JointCommand(self._names, stop.position, None),
+                        self._step_trajectory(stop.position), False)
+            trajectory = self._motion_trajectory() if stop.new_trajectory else None
+            return None, trajectory, self._stream.moving
+
     def new_arm(self, names: Sequence[str], position_limits, limits: MotionLimits,
                 initial_positions: Sequence[float]):
         """Drive a new arm: brake what moves; return a braking trajectory and whether to stream.

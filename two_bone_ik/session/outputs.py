@@ -2,7 +2,9 @@
 
 Plain tuples: the node turns each into its message (``JointState`` / ``Float64MultiArray`` for a
 :class:`JointCommand`, ``JointTrajectory`` for a :class:`TrajectoryCommand`,
-``DiagnosticStatus`` for a :class:`Report`) and each :class:`LogLine` into a logger call.
+``DiagnosticStatus`` for a :class:`Report`, and for each arrival verdict the
+:data:`MotionStatusReport` the session builds of it) and each :class:`LogLine` into a logger
+call.
 """
 
 import math
@@ -11,6 +13,10 @@ from typing import NamedTuple, Optional, Tuple
 from two_bone_ik.motion.trajectory import TrajectoryPoint, Vector
 
 Names = Tuple[str, ...]
+
+#: One ``motion_status`` message: level 0/1/2, message, (key, value) pairs (see
+#: :mod:`two_bone_ik.session.motion_status`).
+MotionStatusReport = Tuple[int, str, Tuple[Tuple[str, str], ...]]
 
 
 class JointCommand(NamedTuple):
@@ -65,6 +71,10 @@ class TargetAnswer(NamedTuple):
         Whether the pacer must run (a motion to stream).
     logs : tuple of LogLine
         Lines to log (already throttled).
+    motion : tuple of Verdict
+        What to publish on ``motion_status`` (the new command's ``MOVING``): verdicts of
+        :mod:`two_bone_ik.session.arrival`, which ``ArmSession.motion_status`` turns into a
+        :data:`MotionStatusReport`.
     detail : str
         What the status alone does not say: where a motion fails, what a pose would touch
         ('' when nothing).
@@ -77,6 +87,7 @@ class TargetAnswer(NamedTuple):
     remaining: float
     wake: bool
     logs: Tuple[LogLine, ...]
+    motion: tuple = ()
     detail: str = ''
 
 
@@ -97,6 +108,8 @@ class Tick(NamedTuple):
         Lines to log.
     time : float
         Plan time of the sample, s (a whole number of periods); NaN without a sample.
+    motion : tuple of Verdict
+        What to publish on ``motion_status`` (a verdict about the command followed).
     """
 
     command: Optional[JointCommand]
@@ -105,14 +118,19 @@ class Tick(NamedTuple):
     period: float
     logs: Tuple[LogLine, ...]
     time: float = math.nan
+    motion: tuple = ()
 
 
 class StopAnswer(NamedTuple):
-    """What ``~/stop`` did: the reply text, a braking motion to send, and whether to stream."""
+    """What ``~/stop`` did: the reply, a braking motion, whether to stream, its ``MOVING``.
+
+    ``motion`` holds the ``MOVING`` verdict of the braking end, the command followed now.
+    """
 
     message: str
     trajectory: Optional[TrajectoryCommand]
     wake: bool
+    motion: tuple = ()
 
 
 class Report(NamedTuple):

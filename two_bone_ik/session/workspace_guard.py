@@ -8,8 +8,8 @@ capsules, and answers for the session:
   otherwise the solver is asked with an ``accept`` that takes only poses whose capsules are
   clear, so of the exact poses its preference order allows the first clear one is commanded,
   and when none is, ``COLLISION`` names the link and what it would hit (nothing is
-  commanded). A solver without ``accept`` (a desktop arm, until its solver enumerates its
-  poses) has its one pose checked instead;
+  commanded. Planar and desktop solvers alike offer their exact poses to ``accept`` in their
+  preference order (elbow, pitch, yaw branch, roll);
 - a planned motion (:attr:`WorkspaceGuard.check`): checked at its samples and between them
   before it starts (:mod:`two_bone_ik.workspace.path_check`);
 - ``motion_path: linear`` (:meth:`WorkspaceGuard.line_motion`): the straight line, timed and
@@ -18,7 +18,6 @@ capsules, and answers for the session:
 With no floor and no box nothing is checked at all: the node behaves as without a workspace.
 """
 
-import inspect
 import math
 from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple
 
@@ -67,14 +66,6 @@ def _checked(values: Mapping[str, Any]):
         values['motion_path'])
 
 
-def takes_accept(solver) -> bool:
-    """Whether ``solver.solve`` takes ``accept`` (tries its poses in its preference order)."""
-    try:
-        return 'accept' in inspect.signature(solver.solve).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 class WorkspaceGuard:
     """The workspace of one arm (see the module docstring).
 
@@ -95,7 +86,6 @@ class WorkspaceGuard:
         self.obstacles, self._radii, self.motion_path = _checked(self._values)
         self.links: Optional[ArmLinks] = None
         self._clearance = self._motion_check = self._lines = None
-        self._accepts = False
 
     # -- parameters and the arm ---------------------------------------------------------------
 
@@ -144,7 +134,6 @@ class WorkspaceGuard:
         self._clearance = Clearance(self.links, self.obstacles)
         self._motion_check = MotionCheck(self.links, self.obstacles)
         self._lines = LinePlanner(solver)
-        self._accepts = takes_accept(solver)
 
     @property
     def active(self) -> bool:
@@ -172,13 +161,9 @@ class WorkspaceGuard:
             if contact is not None:
                 refused.append(contact)
             return contact is None
-        if self._accepts:
-            result = solver.solve(frame_id, *position, previous, orientation, accept=accept,
-                                  **options)
-            accepted = result.rejected or getattr(result, 'accepted', True)
-        else:
-            result = solver.solve(frame_id, *position, previous, orientation, **options)
-            accepted = result.rejected or accept(result.readings)
+        result = solver.solve(frame_id, *position, previous, orientation, accept=accept,
+                              **options)
+        accepted = result.rejected or result.accepted
         if result.rejected:
             return Guarded(result)
         # A clear pose with the tool point on the target: the target is clear too.
@@ -190,10 +175,14 @@ class WorkspaceGuard:
             return Guarded(_collision(result), f'the target is {where}: {touched.describe()}',
                            touched)
         if not accepted:
-            what = ('every pose the solver may command' if self._accepts
-                    else 'the pose the solver commands')
-            return Guarded(_collision(result), f'{what} would touch: {refused[0].describe()}',
-                           refused[0])
+            return Guarded(_collision(result), 'every pose the solver may command would '
+                           f'touch: {refused[0].describe()}', refused[0])
+        # The pose commanded, checked itself: a closest pose (no exact one) is never offered
+        # to accept by the desktop solver, and a corrected pose differs from the one offered.
+        commanded = self.contact(result.readings)
+        if commanded is not None:
+            return Guarded(_collision(result), 'the pose the solver commands would touch: '
+                           + commanded.describe(), commanded)
         if refused:
             return Guarded(result, 'the preferred pose would touch: ' + refused[0].describe(),
                            refused[0])

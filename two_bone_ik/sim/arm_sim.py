@@ -15,7 +15,11 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
 - optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
 - optionally the workspace: the floor, the keep-out boxes and the links' capsules, whose
-  contacts are real and counted (:mod:`two_bone_ik.sim.workspace_geometry`).
+  contacts are real and counted (:mod:`two_bone_ik.sim.workspace_geometry`);
+- blocked joints (for tests and demos of an arm that does not follow): their actuators ignore
+  every command and hold the position they started at, as a joint held by an obstacle would;
+- what it is seen with, which changes no physics: cameras framing the reach, a light, a sky
+  (:func:`two_bone_ik.sim.views.add_views`).
 
 A joint unlimited on both sides is continuous: a target is reached the short way round from the
 current angle (the target angle modulo a full turn), as a position controller with angle
@@ -39,6 +43,7 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPING
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
+from two_bone_ik.sim.views import add_views
 from two_bone_ik.sim.workspace_geometry import add_workspace, SimWorkspace, TableContacts
 
 
@@ -111,6 +116,8 @@ class ArmSim:
     workspace : SimWorkspace, optional
         The floor, keep-out boxes and link radii to add (:attr:`contacts` counts the arm's
         contacts with them); None or no obstacle: none.
+    blocked_joints : sequence of str, optional
+        Simulated joints whose actuators hold their initial position whatever is commanded.
 
     Raises
     ------
@@ -124,7 +131,8 @@ class ArmSim:
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
                  initial_positions: Optional[Sequence[float]] = None,
-                 urdf: Optional[str] = None, workspace: Optional[SimWorkspace] = None):
+                 urdf: Optional[str] = None, workspace: Optional[SimWorkspace] = None,
+                 blocked_joints: Sequence[str] = ()):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -142,6 +150,12 @@ class ArmSim:
                            f"{', '.join(self.arm.joint_names)}), got {list(initial_positions)!r}")
         #: Every simulated joint: the arm's, then those off the chain.
         self.joint_names = self.arm.joint_names + self.arm.extra_joints
+        unknown = [name for name in blocked_joints if name not in self.joint_names]
+        if unknown:
+            raise SimError(f"blocked_joints: no simulated joint named {', '.join(unknown)} "
+                           f"(the joints: {', '.join(self.joint_names)})")
+        #: Indices (in :attr:`joint_names`) of the joints that hold whatever is commanded.
+        self.blocked = frozenset(self.joint_names.index(name) for name in blocked_joints)
         try:
             spec = mujoco.MjSpec.from_string(self.arm.urdf)
         except ValueError as exc:
@@ -158,6 +172,11 @@ class ArmSim:
         added = ([], [])
         if workspace is not None and workspace.obstacles.active:
             added = add_workspace(spec, self._compiled(spec), self.arm, workspace)
+        try:
+            #: The sphere the model's cameras frame (:mod:`two_bone_ik.sim.views`).
+            self.reach = add_views(spec, self.arm.base_frame, self.arm.tip_frame)
+        except ValueError as exc:
+            raise SimError(str(exc)) from None
         self.model = self._compiled(spec)
         #: The arm's contacts with the floor and the keep-out boxes.
         self.contacts = TableContacts(self.model, *added)
@@ -338,9 +357,10 @@ class ArmSim:
             ``{joint index in joint_names: position}``, rad (as in
             ``match_command(...).targets``); joints not mentioned keep their target. Positions
             go through :meth:`clamp_target`; a non-finite one raises before any is set.
+            Blocked joints keep their target.
         """
         clamped = {index: self.clamp_target(index, position)
-                   for index, position in targets.items()}
+                   for index, position in targets.items() if index not in self.blocked}
         for index, position in clamped.items():
             self.data.ctrl[self._actuators[index]] = position
 

@@ -11,3 +11,6 @@ DEFAULT_DAMPING_RATIO = 1.0
 DEFAULT_JOINT_DAMPING = 0.01
 #: Physics integration step, s.
 DEFAULT_TIMESTEP = 0.002
+#: The camera the sim's pictures are taken with: the view it adds in front of the arm, to its
+#: right and above (see two_bone_ik.sim.views).
+DEFAULT_CAMERA = 'front_side'

@@ -21,10 +21,11 @@ Angles are radians, prismatic positions metres.
 """
 
 import math
-from typing import NamedTuple, Sequence, Tuple, Union
+from typing import Any, Collection, Mapping, NamedTuple, Sequence, Tuple, Union
 
 from two_bone_ik.arm.config import ArmConfig, checked_limits
-from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
+from two_bone_ik.arm.desktop_config import DesktopConfig, given_arm_values, urdf_arm_options
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.arm.urdf_export import arm_urdf, desktop_urdf, TOOL_LINK
 from two_bone_ik.arm.urdf_import import arm_from_urdf, parse_urdf, robot_chain, UrdfError
@@ -206,3 +207,31 @@ def simulated_arm(config: Union[ArmConfig, DesktopConfig], robot_description: st
         arm = urdf_simulated_arm(desktop_urdf(config), config.base_frame, TOOL_LINK)
         return arm._replace(summary=desktop_geometry(config).describe())
     return SimulatedArm.from_geometry(ArmGeometry.from_config(config))
+
+
+def arm_from_parameters(values: Mapping[str, Any], given: Collection[str]) -> SimulatedArm:
+    """Return the simulated arm of the IK node's arm parameters, read as the IK node reads them.
+
+    Parameters
+    ----------
+    values : mapping
+        The arm parameters by name (``link_lengths``, ``joint_names``, ..., ``robot_description``,
+        ``tip_frame``); others are ignored.
+    given : collection of str
+        The names given explicitly (the per-joint and shape parameters count only then; see
+        :func:`~two_bone_ik.arm.desktop_config.given_arm_values`).
+
+    Raises
+    ------
+    ConfigError
+        If a value is invalid (the message starts with its name), or the arm cannot be
+        simulated.
+    """
+    arm = given_arm_values(values, given)
+    description = values.get('robot_description') or ''
+    if description:
+        config = urdf_arm_options(arm)
+        return urdf_simulated_arm(description, config.base_frame, values.get('tip_frame') or '',
+                                  arm.get('joint_lower_limits', ()),
+                                  arm.get('joint_upper_limits', ()))
+    return simulated_arm(arm_config_from_mapping(arm))

@@ -15,10 +15,9 @@ import numpy as np
 
 from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve_batch as pair_batch
 from two_bone_ik.solver.chain_kinematics import chain_poses, rotations_about
-from two_bone_ik.solver.desktop_pitch import pitch_boundaries_array
+from two_bone_ik.solver.desktop_pitch import ELBOW, PITCH, pitch_boundaries_array, SHOULDER
 from two_bone_ik.solver.desktop_results import (
-    DesktopBatchSolution, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR, ON_TARGET, PITCH_TOLERANCE,
-    SIDE_TOLERANCE, TIE_TOLERANCE)
+    DesktopBatchSolution, ON_TARGET, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
 from two_bone_ik.solver.reading_turns import fit_readings
 
 _TAU = 2.0 * math.pi
@@ -204,6 +203,7 @@ class _Plane(NamedTuple):
     tool_v: np.ndarray
     up: np.ndarray  # the elbow branch of each pose
     preferred_up: np.ndarray
+    fixed: np.ndarray  # what the pose's pitch boundary holds (0: the wanted pitch)
 
 
 def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
@@ -218,7 +218,8 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
         preferred_up = np.full(count, solver.elbow != 'down')
         return _Plane(sol.q[:, 0], sol.q[:, 1], np.full(count, np.nan), sol.status.copy(),
                       np.full(count, np.nan), sol.tip[:, 0], sol.tip[:, 1],
-                      _pose_up(sol.q[:, 1], preferred_up), preferred_up)
+                      _pose_up(sol.q[:, 1], preferred_up), preferred_up,
+                      np.zeros(count, dtype=np.int8))
     preferred_up = _preferred_up(solver, previous_q, count)
     rows = np.arange(count)
     poses = _candidate_poses(solver, du, dv, tool[0], tool[1], wanted[:, None], previous,
@@ -227,7 +228,8 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
     q1, q2, pitch = (np.where(preferred_up, poses['up'][k][:, 0], poses['down'][k][:, 0])
                      for k in (1, 2, 3))
     plane = _Plane(q1, q2, pitch, np.zeros(count, dtype=np.int8), _pitch_angles(wanted),
-                   du.copy(), dv.copy(), preferred_up.copy(), preferred_up.copy())
+                   du.copy(), dv.copy(), preferred_up.copy(), preferred_up.copy(),
+                   np.zeros(count, dtype=np.int8))
     rest = np.flatnonzero(~done)
     if rest.size:
         preferred_up = preferred_up[rest]
@@ -252,19 +254,70 @@ def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q,
     repeated_q = None if previous_q is None else np.repeat(previous_q[rows], k, axis=0)
     repeated = None if previous is None else np.repeat(previous[rows], k, axis=0)
     poses = {}
-    for branch in ('up', 'down'):
-        sol = pair_batch(wrists, l1, l2, branch, solver._pair_limits, False, repeated_q)
-        q1, q2 = sol.q[:, 0], sol.q[:, 1]
+    for branch in ('up', 'down'):  # (as DesktopSolver._pair_on: the branch, then the limits)
+        sol = pair_batch(wrists, l1, l2, branch, None, False, repeated_q)
+        if solver._pair_box is None:
+            (q1, q2), outside = (sol.q[:, 0], sol.q[:, 1]), np.zeros(m * k, dtype=bool)
+        else:
+            (q1, q2), outside = _fit_pair(solver, sol.q[:, 0], sol.q[:, 1], previous_q, rows, k)
         pitch, misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1, q2,
                                         repeated)
-        # On the branch (see DesktopSolver._pose_at); straight or folded: on both.
-        wrapped = _remainders(q2)
-        on_side = ((np.abs(wrapped) <= SIDE_TOLERANCE) | (math.pi - np.abs(wrapped)
-                                                          <= SIDE_TOLERANCE)
-                   | ((wrapped < 0.0) == (branch == 'up')))
-        feasible = ((sol.status == _REACHED) & ~misfit & on_side).reshape(m, k) & valid
+        feasible = ((sol.status == _REACHED) & ~misfit & ~outside).reshape(m, k) & valid
         poses[branch] = (feasible, q1.reshape(m, k), q2.reshape(m, k), pitch.reshape(m, k))
     return poses
+
+
+def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previous, previous_q,
+                    rows):
+    """Batch twin of ``DesktopSolver._boundary_pose`` for every root column.
+
+    ``roots`` (m, K) rad, NaN where none; ``held`` what each column's boundary holds.
+    Returns per branch (feasible, q1, q2, pitch), each (m, K): a pose on both branches when
+    the elbow is straight or folded.
+    """
+    arm = solver.arm
+    l1, l2 = arm.link_lengths
+    m, k = roots.shape
+    valid = np.isfinite(roots)
+    phi = np.where(valid, roots, 0.0)
+    wu, wv = du[:, None] - l3[:, None] * np.cos(phi), dv[:, None] - l3[:, None] * np.sin(phi)
+    q1, q2 = np.empty((m, k)), np.empty((m, k))
+    for column, (joint, angle) in enumerate(held):
+        u, v = wu[:, column], wv[:, column]
+        if joint == ELBOW:
+            q2[:, column] = angle
+            offset = math.atan2(l2 * math.sin(angle), l1 + l2 * math.cos(angle))
+            q1[:, column] = np.arctan2(v, u) - offset
+        elif joint == SHOULDER:
+            q1[:, column] = angle
+            q2[:, column] = np.arctan2(v - l1 * math.sin(angle), u - l1 * math.cos(angle)) - \
+                angle
+        else:
+            link2 = phi[:, column] - beta - angle
+            q1[:, column] = np.arctan2(v - l2 * np.sin(link2), u - l2 * np.cos(link2))
+            q2[:, column] = link2 - q1[:, column]
+    q2 = _remainders(q2)
+    bent = (np.abs(q2) > SIDE_TOLERANCE) & (math.pi - np.abs(q2) > SIDE_TOLERANCE)
+    up = np.where(bent, q2 < 0.0, preferred_up[:, None])
+    fitted, misfit = _fit_pair(solver, q1.ravel(), q2.ravel(), previous_q, rows, k)
+    q1, q2 = fitted[0].reshape(m, k), fitted[1].reshape(m, k)
+    repeated = None if previous is None else np.repeat(previous[rows], k, axis=0)
+    pitch, pitch_misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1.ravel(),
+                                          q2.ravel(), repeated)
+    ok = valid & ~(misfit | pitch_misfit).reshape(m, k)
+    pitch = pitch.reshape(m, k)
+    return {'up': (ok & up, q1, q2, pitch), 'down': (ok & ~up, q1, q2, pitch)}
+
+
+def _fit_pair(solver, q1, q2, previous_q, rows, k):
+    """Batch twin of ``DesktopSolver._fit_pair``: ((q1, q2), misfit) of flat arrays."""
+    if solver._pair_box is None:
+        return (_remainders(q1), q2), np.zeros(q1.shape, dtype=bool)
+    (lo1, hi1), (lo2, hi2) = solver._pair_box
+    reference = None if previous_q is None else np.repeat(previous_q[rows], k, axis=0)
+    q1, bad1 = fit_readings(q1, lo1, hi1, None if reference is None else reference[:, 0])
+    q2, bad2 = fit_readings(q2, lo2, hi2, None if reference is None else reference[:, 1])
+    return (q1, q2), bad1 | bad2
 
 
 def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, oriented,
@@ -276,8 +329,15 @@ def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_
     candidates = np.concatenate((w[:, None], pitch_boundaries_array(
         du[rows], dv[rows], l3, beta, *arm.link_lengths, solver._circles,
         solver._pitch_angles)), axis=1)
-    poses = _candidate_poses(solver, du[rows], dv[rows], l3, beta, candidates, previous,
+    poses = _candidate_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, :1], previous,
                              previous_q, rows)
+    held = list(solver._circle_joints) + [(PITCH, c) for c in solver._pitch_angles]
+    roots = _boundary_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, 1:],
+                            [h for h in held for _ in (0, 1)], preferred_up, previous,
+                            previous_q, rows)
+    poses = {branch: tuple(np.concatenate((a, b), axis=1) for a, b in zip(poses[branch],
+                                                                          roots[branch]))
+             for branch in ('up', 'down')}
     up_ok, down_ok = poses['up'][0], poses['down'][0]
     use_up = preferred_up[:, None]
     preferred_ok = np.where(use_up, up_ok, down_ok)
@@ -306,6 +366,9 @@ def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_
                           poses['down'][column][index, choice])
         getattr(plane, name)[take] = values[found]
     phi = _pitch_angles(candidates[index, choice])
+    kinds = np.array([0] + [joint for joint, _ in held for _ in (0, 1)], dtype=np.int8)
+    plane.fixed[take] = np.where(_remainders(candidates[index, choice] - w) == 0.0, 0,
+                                 kinds[choice])[found]
     status = np.where(pick_preferred, _S_REACHED, _S_FLIPPED)
     if oriented:
         status = np.where(np.abs(_remainders(phi - w)) > PITCH_TOLERANCE, _S_ADJUSTED, status)
@@ -425,32 +488,39 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     arm = solver.arm
     targets, previous, wanted, rotations = _checked(solver, targets, previous, approach_pitch,
                                                     orientations)
+    asked_pitch = wanted.copy()
     roll, roll_clamped, wanted, tool = _wrist(solver, targets, previous, wanted, rotations)
     facing = _face(solver, targets, tool[2], previous)
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
     plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
-    _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
+    if rotations is not None or not solver.allow_reach_back:  # (else: the classes below)
+        _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
     off = facing[4]
-    error = np.hypot(np.hypot(plane.tool_u - du, plane.tool_v - dv), off)
+    in_plane = np.hypot(plane.tool_u - du, plane.tool_v - dv)
+    error = np.hypot(in_plane, off)
     on_target = np.isin(status, [int(s) for s in ON_TARGET])
-    reachable = on_target & (error <= solver._on_target)
+    # Without a yaw, a target within out_of_plane_tolerance of the plane counts as in it.
+    tolerance = max(solver.out_of_plane_tolerance, solver._on_target)
+    within = np.abs(off) <= tolerance if not arm.has_yaw else np.zeros(off.shape, bool)
+    reachable = on_target & (np.where(within, in_plane, error) <= solver._on_target)
     facing_status = facing[5]
     override = (facing_status >= 0) & (on_target | (facing_status == _S_LIMITED))
     status = np.where(override, facing_status, status).astype(np.int8)
     if not arm.has_yaw:
-        tolerance = solver.out_of_plane_tolerance
-        off_plane = (np.abs(off) > solver._on_target) & (on_target | (np.abs(off) > tolerance))
-        status[off_plane] = _S_OFF
+        status[~within] = _S_OFF
     status[roll_clamped & np.isin(status, [int(s) for s in ON_TARGET])] = _S_LIMITED
     tool_point = _to_world(arm, facing[1], plane.tool_u + su, plane.tool_v + sv, tool[2])
     exact = error == 0.0
     tool_point[exact] = targets[exact]
-    if not arm.exact:
-        _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
-                      rotations is not None, status, reachable, tool_point, error)
+    handled = _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations,
+                               tool_point, error)
+    back = np.zeros(targets.shape[0], dtype=bool)
+    if rotations is None and arm.has_yaw and arm.has_pitch and solver.allow_reach_back:
+        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled,
+                   (readings, status, reachable, tool_point, error, plane.phi, off, back))
     orientation_error = np.full(targets.shape[0], np.nan)
     if rotations is not None:
         _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
@@ -461,113 +531,126 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
         cosine = 0.5 * (np.trace(relative, axis1=1, axis2=2) - 1.0)
         orientation_error = np.arctan2(sine, cosine)
     asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
-    return DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi, asked,
-                                off, orientation_error)
+    solution = DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi,
+                                    asked, off, orientation_error, back,
+                                    np.zeros(targets.shape[0], dtype=bool))
+    _scalar_rows(solver, solution, targets, previous, asked_pitch, orientations, ~handled)
+    return solution
 
 
-def _correct_rows(solver, readings, targets, plane, facing_status, roll_clamped, wanted,
-                  oriented, status, reachable, tool_point, error):
-    """Batch twin of the scalar correction in ``_finish``, in place."""
+def _roll_may_move(solver, targets, tool, facing):
+    """Return where a moved roll (class (b)) might face a target the held one does not.
+
+    Nowhere without a roll that moves; else everywhere but where the yaw does not fit at the
+    held roll and no roll brings it to a limit (the scalar solve's test).
+    """
+    if not solver._roll_free:
+        return np.zeros(targets.shape[0], dtype=bool)
     arm = solver.arm
-    near = (error <= 4.0 * arm.model_error + solver._on_target) & (facing_status != _S_LIMITED)
-    solved = near & np.isin(plane.status, [int(s) for s in ON_TARGET])
-    closest = near & ~solved & np.isin(status, [_S_OUT, _S_INSIDE, _S_LIMITED]) & ~roll_clamped
-    for rows, steps in ((solved, NEWTON_STEPS), (closest, NEWTON_STEPS_NEAR_SINGULAR)):
-        rows = np.flatnonzero(rows)
-        if not rows.size:
-            continue
-        values, tools, sizes, limited = _correct(solver, readings[rows], targets[rows], steps,
-                                                 solver._unknowns(oriented))
-        hit = (sizes <= solver._on_target) & (
-            np.abs(values - readings[rows]) <= solver._step_bound).all(axis=1)
-        readings[rows[hit]], tool_point[rows[hit]], error[rows[hit]] = (
-            values[hit], tools[hit], sizes[hit])
-        reachable[rows] = hit
-        if steps == NEWTON_STEPS:
-            status[rows[hit]] = np.where(roll_clamped[rows[hit]], _S_LIMITED,
-                                         plane.status[rows[hit]])
-            fallback = _S_OFF if not arm.has_yaw else _S_OUT
-            joints = list(solver._newton_joints)
-            held = readings[rows[~hit]][:, joints]
-            on_limit = ((np.abs(held - np.asarray(arm.lower_limits)[joints]) <= 1e-9)
-                        | (np.abs(held - np.asarray(arm.upper_limits)[joints]) <= 1e-9)).any(
-                axis=1)
-            status[rows[~hit]] = np.where(on_limit, _S_LIMITED, fallback)
-            # The ideal pose stands, its miss measured on the real chain.
-            missed = rows[~hit]
-            position = chain_poses(arm.segments, arm.tail, readings[missed])[0]
-            tool_point[missed] = position
-            error[missed] = np.linalg.norm(targets[missed] - position, axis=1)
-        else:
-            reached = rows[hit]
-            new = np.where(arm.has_pitch & (plane.up != plane.preferred_up), _S_FLIPPED,
-                           _S_REACHED)[reached]
-            if oriented:
-                adjusted = np.abs(_remainders(plane.phi - wanted))[reached] > PITCH_TOLERANCE
-                new = np.where(adjusted, _S_ADJUSTED, new)
-            status[reached] = new
+    a, b, c = arm.tool
+    swing, lateral = math.hypot(b[2], c[2]), arm.wrist_lateral + a[2]
+    d = targets - np.asarray(arm.origin)
+    hu, hn = d @ np.asarray(arm.forward), d @ np.asarray(arm.normal)
+    may = facing[5] != _S_LIMITED
+    for limit in solver._yaw_limits_inside():
+        yaw = arm.directions[0] * limit
+        needed = hu * math.sin(yaw) + hn * math.cos(yaw)
+        ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
+        may |= ahead & (np.abs(needed - lateral) <= swing) & (swing > 0.0)
+    return may
 
 
-def _correct(solver, readings, goal, steps, moves):
-    """Batch twin of ``DesktopSolver._correct`` on some rows: (readings, tools, errors, limited).
+def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out):
+    """Batch twin of class (c), reaching back with the roll held, in place.
 
-    ``moves`` as the scalar's: per unknown its joint and the readings it turns.
+    For the rows not yet answered where a moved roll cannot face the target; ``out``: the
+    arrays to fill (readings, status, reachable, tool point, error, pitch, off plane, back).
+    The rows it does not reach stay for the scalar solve (class (d)).
     """
     arm = solver.arm
-    values = readings.copy()
-    count, joints = values.shape
-    turns = np.zeros((len(moves), joints))  # readings turned per unit of each unknown
-    for slot, (_, pairs) in enumerate(moves):
-        for index, factor in pairs:
-            turns[slot, index] = factor
-    primary = np.array([joint for joint, _ in moves])
-    touched = np.flatnonzero(turns.any(axis=0))
-    used = np.ones((count, len(moves)), dtype=bool)
-    limited = np.zeros(count, dtype=bool)
-    best_size = np.full(count, np.inf)
-    best, best_tool = values.copy(), np.zeros((count, 3))
-    active = np.ones(count, dtype=bool)
-    lower, upper = np.asarray(arm.lower_limits), np.asarray(arm.upper_limits)
-    for _ in range(steps):
-        position, _, axes, points = chain_poses(arm.segments, arm.tail, values)
-        miss = goal - position
-        size = np.linalg.norm(miss, axis=1)
-        better = active & (size < best_size)
-        best_size[better], best[better] = size[better], values[better]
-        best_tool[better] = position[better]
-        active &= size > 1e-4 * solver._on_target
-        if not active.any():
-            break
-        per_joint = np.cross(axes, position[:, None, :] - points)  # (m, N, 3)
-        columns = np.einsum('kj,mji->mki', turns, per_joint) * used[:, :, None]
-        step = _newton_steps(columns, miss)
-        active &= np.isfinite(step).all(axis=1)
-        step = np.where(active[:, None] & used, step, 0.0)
-        largest = np.abs(step).max(axis=1)
-        too_far = largest > solver._step_bound  # the scalar's trust region
-        step[too_far] *= (solver._step_bound / largest[too_far])[:, None]
-        moved = values + step @ turns
-        for index in touched:
-            fitted, clamped = fit_readings(moved[:, index], lower[index], upper[index],
-                                           moved[:, index])
-            values[:, index] = fitted
-            clamped &= active
-            limited |= clamped
-            if len(moves) > 3:
-                slot = np.flatnonzero(primary == index)
-                if slot.size:
-                    used[clamped & (used.sum(axis=1) > 3), slot[0]] = False
-    return best, best_tool, best_size, limited
+    rows = np.flatnonzero(~handled)
+    if not rows.size:
+        return
+    rows = rows[~_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
+                                tuple(f[rows] for f in facing))]
+    lateral = tool[2][rows]
+    d = targets[rows] - np.asarray(arm.origin)
+    hu, h, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
+    rho = np.hypot(hu, hn)
+    near = 1e-3 * solver._on_target
+    u = np.sqrt(np.maximum(0.0, (rho - lateral) * (rho + lateral)))
+    yaw = np.arctan2(lateral * hu + u * hn, lateral * hn - u * hu)
+    reading, clamped = fit_readings(arm.directions[0] * yaw, arm.lower_limits[0],
+                                    arm.upper_limits[0],
+                                    None if previous is None else previous[rows, 0])
+    keep = (rho > near) & (rho >= np.abs(lateral) - near) & ~clamped
+    rows, reading, yaw, u, h = rows[keep], reading[keep], yaw[keep], u[keep], h[keep]
+    su, sv = arm.shoulder
+    sub_tool = tuple(t[rows] for t in tool)
+    sub_previous = None if previous is None else previous[rows]
+    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False)
+    exact = np.isin(plane.status, [int(s) for s in ON_TARGET])
+    facing = (reading, yaw, -u, h, np.zeros(rows.size), np.full(rows.size, -1))
+    values = _readings(solver, facing, plane, roll[rows], sub_previous)
+    points, errors = targets[rows].copy(), np.zeros(rows.size)
+    if not solver._ideal:
+        values, points, errors, done = solver._quick.correct_rows(
+            values, targets[rows], yaw, plane.q1, plane.q2, plane.phi, sub_tool[0],
+            sub_tool[2], plane.fixed)
+        exact &= done
+    rows, values, points, errors = rows[exact], values[exact], points[exact], errors[exact]
+    readings, status, reachable, tool_point, error, phi, off, back = out
+    readings[rows], tool_point[rows], error[rows] = values, points, errors
+    status[rows], phi[rows] = plane.status[exact], plane.phi[exact]
+    reachable[rows], off[rows], back[rows], handled[rows] = True, 0.0, True, True
 
 
-def _newton_steps(columns, miss):
-    """Batch twin of ``_newton_step``: columns (m, k, 3), misses (m, 3); NaN rows if singular."""
-    with np.errstate(all='ignore'):
-        normal = np.einsum('mki,mkj->mij', columns, columns)  # J J^T, (m, 3, 3)
-        scale = np.trace(normal, axis1=1, axis2=2) / 3.0
-        ok = np.linalg.det(normal) > 1e-24 * scale ** 3
-        safe = np.where(ok[:, None, None], normal, np.eye(3))
-        y = np.linalg.solve(safe, miss[..., None])[..., 0]
-        step = np.einsum('mki,mi->mk', columns, y)
-    step[~ok] = np.nan
-    return step
+def _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations, tool_point,
+                     error):
+    """Return the rows whose answer is the scalar ``solve``'s as computed (the rest: not yet).
+
+    An ideal arm's rows, but, position only with a yaw, just those the facing plane reaches at
+    the held roll (the others: the preference order's later classes); an arm whose axes are
+    off: those the quick correction puts on the target (in place), position only with a yaw
+    and a pitch.
+    """
+    count = targets.shape[0]
+    arm = solver.arm
+    if rotations is not None or not arm.has_yaw:
+        return np.full(count, solver._ideal)
+    faced = np.isin(plane.status, [int(s) for s in ON_TARGET]) & (facing[5] < 0)
+    if solver._ideal or solver._quick is None:
+        return faced & solver._ideal
+    rows = np.flatnonzero(faced)
+    values, tools, sizes, done = solver._quick.correct_rows(
+        readings[rows], targets[rows], facing[1][rows], plane.q1[rows], plane.q2[rows],
+        plane.phi[rows], tool[0][rows], tool[2][rows], plane.fixed[rows])
+    readings[rows[done]], tool_point[rows[done]], error[rows[done]] = (
+        values[done], tools[done], sizes[done])
+    handled = np.zeros(count, dtype=bool)
+    handled[rows[done]] = True
+    return handled
+
+
+def _scalar_rows(solver, solution, targets, previous, asked_pitch, orientations, rows):
+    """Solve the ``rows`` (a mask) with the scalar ``solve``, in place.
+
+    What is not vectorised (see :func:`_vectorised_rows`): so that every row is the scalar
+    ``solve``'s.
+    """
+    for row in np.flatnonzero(rows):
+        sol = solver.solve_general(
+            *map(float, targets[row]),
+            None if previous is None else tuple(map(float, previous[row])),
+            float(asked_pitch[row]),
+            None if orientations is None else tuple(map(float, orientations[row])))
+        solution.orientation_error[row] = sol.orientation_error
+        solution.readings[row] = sol.readings
+        solution.status[row] = int(sol.status)
+        solution.reachable[row] = sol.reachable
+        solution.tool[row] = sol.tool
+        solution.error[row] = sol.error
+        solution.approach_pitch[row] = sol.approach_pitch
+        solution.off_plane[row] = sol.off_plane
+        solution.back[row] = sol.yaw_branch == 'back'
+        solution.roll_moved[row] = sol.roll_moved

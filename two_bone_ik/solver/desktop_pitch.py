@@ -18,7 +18,7 @@ the wanted one itself or one of the roots: the solver checks those candidates an
 """
 
 import math
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -27,6 +27,25 @@ import numpy as np
 TANGENT_SLACK = 1e-9
 
 Circle = Tuple[float, float, float]
+
+
+#: The joint a boundary holds (1 shoulder, 2 elbow, 3 pitch): the wrist on a reach circle or
+#: the elbow on a limit fixes the elbow, and so on. See :func:`limit_circle_joints`.
+SHOULDER, ELBOW, PITCH = 1, 2, 3
+
+#: What a boundary holds: the joint (:data:`SHOULDER`...) and its solver angle there, rad.
+Held = Tuple[int, float]
+
+
+def limit_circle_joints(shoulder_limits, elbow_limits) -> Tuple[Held, ...]:
+    """Return what each circle of :func:`limit_circles` holds, in the same order.
+
+    The outer reach circle holds the elbow straight (0), the inner one folded (pi), an elbow
+    limit's circle the elbow on it, a shoulder limit's the shoulder on it.
+    """
+    return (((ELBOW, 0.0), (ELBOW, math.pi))
+            + tuple((ELBOW, limit) for limit in _boundaries(*elbow_limits))
+            + tuple((SHOULDER, limit) for limit in _boundaries(*shoulder_limits)))
 
 
 def limit_circles(l1: float, l2: float, shoulder_limits, elbow_limits) -> Tuple[Circle, ...]:
@@ -61,7 +80,9 @@ def _boundaries(lower: float, upper: float) -> Tuple[float, ...]:
 
 
 def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2: float,
-                     circles: Sequence[Circle], pitch_angles: Sequence[float]) -> List[float]:
+                     circles: Sequence[Circle], pitch_angles: Sequence[float],
+                     circle_joints: Sequence[Held] = (), joints: Optional[List[Held]] = None
+                     ) -> List[float]:
     """Every root (rad) of the boundary equations for a target at (du, dv) from the shoulder.
 
     Parameters
@@ -76,14 +97,25 @@ def pitch_boundaries(du: float, dv: float, l3: float, beta: float, l1: float, l2
         From :func:`limit_circles`.
     pitch_angles : sequence of float
         From :func:`pitch_limit_angles`.
+    circle_joints : sequence of int
+        From :func:`limit_circle_joints` (needed with ``joints``).
+    joints : list, optional
+        When given, what each root holds (:data:`Held`: the joint and its angle) is appended
+        to it, one per root, in order.
     """
     roots: List[float] = []
-    for eu, ev, radius in circles:
+    for index, (eu, ev, radius) in enumerate(circles):
+        found = len(roots)
         _roots(du - eu, dv - ev, l3, 0.0, radius, roots)
+        if joints is not None:
+            joints.extend((circle_joints[index],) * (len(roots) - found))
     for limit in pitch_angles:
         kappa = beta + limit
         mu_u, mu_v = l3 + l2 * math.cos(kappa), -l2 * math.sin(kappa)
+        found = len(roots)
         _roots(du, dv, math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), l1, roots)
+        if joints is not None:
+            joints.extend(((PITCH, limit),) * (len(roots) - found))
     return roots
 
 

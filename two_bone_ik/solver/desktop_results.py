@@ -1,6 +1,7 @@
 """Statuses, result types and tolerances of the desktop solver (math and numpy only)."""
 
 import enum
+import math
 from typing import NamedTuple, Tuple
 
 import numpy as np
@@ -20,6 +21,17 @@ SIDE_TOLERANCE = 1e-6
 
 #: Most Newton steps of the exactness correction (it converges quadratically: 2 to 4 suffice).
 NEWTON_STEPS = 8
+
+#: Most steps of the quick correction (the ideal arm's Jacobian, the real chain's tool point):
+#: one usually puts the tool point within 1e-11 x reach of the target for axes 4e-6 rad off.
+QUICK_STEPS = 2
+
+#: The roll's steps (rad) when a target needs it moved and none of the rolls its geometry
+#: suggests reaches it: 6 degrees (see ``DesktopSolver._moved_roll``).
+ROLL_STEP = math.pi / 30.0
+
+#: The largest step (rad) between two pitches offered to ``accept`` in a feasible interval.
+PITCH_STEP = math.pi / 90.0
 
 #: Most Newton steps from a closest pose the real arm may still reach: such a target lies on
 #: the workspace's boundary, where the arm is stretched or folded and Newton converges only
@@ -79,6 +91,15 @@ class DesktopSolution(NamedTuple):
         Distance from the shoulder to the target in the arm's plane, m.
     orientation_error : float
         Angle between the asked and the commanded orientation, rad; NaN without one.
+    yaw_branch : str
+        ``'facing'`` (the yaw puts the target on the tool's side of the yaw axis) or ``'back'``
+        (half a turn from it: the arm reaches back over the yaw axis).
+    roll_moved : bool
+        True when the roll left its held reading so that the tool point reaches the target
+        (position only).
+    accepted : bool
+        False when ``accept`` refused every exact pose (this is then the most preferred one);
+        True otherwise.
     """
 
     readings: Tuple[float, ...]
@@ -92,6 +113,9 @@ class DesktopSolution(NamedTuple):
     off_plane: float
     distance: float
     orientation_error: float
+    yaw_branch: str = 'facing'
+    roll_moved: bool = False
+    accepted: bool = True
 
 
 class DesktopBatchSolution(NamedTuple):
@@ -116,6 +140,10 @@ class DesktopBatchSolution(NamedTuple):
         Targets' offsets from the commanded plane, m.
     orientation_error : ndarray, shape (n,)
         Rad; NaN without orientations.
+    back : ndarray of bool, shape (n,)
+        True where the arm reaches back over the yaw axis (``yaw_branch`` ``'back'``).
+    roll_moved : ndarray of bool, shape (n,)
+        True where the roll left its held reading.
     """
 
     readings: np.ndarray
@@ -127,3 +155,5 @@ class DesktopBatchSolution(NamedTuple):
     asked_pitch: np.ndarray
     off_plane: np.ndarray
     orientation_error: np.ndarray
+    back: np.ndarray
+    roll_moved: np.ndarray

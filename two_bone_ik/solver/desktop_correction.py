@@ -1,0 +1,202 @@
+"""The quick exactness correction of a desktop arm whose URDF axes are a little off (math only).
+
+The closed form solves the ideal arm (axes exactly parallel or perpendicular). A URDF that
+writes pi/2 as 1.5708 moves the real tool point by about the axis error x the reach from the
+ideal one. :class:`QuickCorrection` puts it back on the target with at most
+:data:`~two_bone_ik.solver.desktop_results.QUICK_STEPS` Newton steps that use the ideal arm's
+Jacobian (in closed form, from the plane's points) and the real chain's tool point
+(:class:`~two_bone_ik.solver.desktop_chain.FoldedChain`); the roll stays, and so does what
+decided the pose:
+
+- a pose at the wanted pitch keeps it: the yaw and the pair move, the pitch joint turns back
+  what the pair turns (the hand translates);
+- a pose on a boundary of the feasible pitches keeps the joint that boundary holds (the elbow
+  stretched, folded or on a limit; the shoulder or the pitch joint on a limit) and moves the
+  yaw and the other two.
+
+The unknowns are three, the step unique: the answer does not depend on rounding in the start
+(``solve_batch`` equals ``solve``). Near a singular Jacobian (the pair stretched at the wanted
+pitch, the tool point on the yaw axis), past a joint limit, or not on the target after the
+steps, it gives up (None) and the solver's general correction decides.
+"""
+
+import math
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from two_bone_ik.solver.desktop_chain import FoldedChain
+from two_bone_ik.solver.desktop_model import DesktopArm, ToolAtRoll
+from two_bone_ik.solver.desktop_pitch import ELBOW, PITCH, SHOULDER
+from two_bone_ik.solver.desktop_results import QUICK_STEPS
+
+#: A Jacobian whose 2 x 2 in-plane determinant is below this x reach^2 counts as singular.
+SINGULAR = 1e-6
+
+
+class QuickCorrection:
+    """The quick correction for one arm (see the module docstring).
+
+    Parameters
+    ----------
+    arm : DesktopArm
+        With a yaw and a pitch joint.
+    tolerance : float
+        Tool-point distance (m) that counts as on the target.
+    """
+
+    def __init__(self, arm: DesktopArm, tolerance: float):
+        self.arm = arm
+        self.chain = FoldedChain(arm.segments, arm.tail)
+        self.tolerance = tolerance
+        self._reach = arm.reach
+        self._singular = SINGULAR * self._reach * self._reach
+        self._indices = arm.indices
+        self._carried = (None, None)  # (roll, the tool point carried back through it)
+
+    def columns(self, q1: float, q2: float, phi: float, l3: float, fixed: Optional[int]):
+        """Return the in-plane Jacobian (per solver angle) and the joints it moves.
+
+        Returns (a_u, a_v, b_u, b_v, tool_u, first, second): the tool point's in-plane
+        derivatives by the two moving pair or pitch angles, its distance along the plane's
+        forward axis from the yaw axis, and the indices of those two joints.
+        """
+        arm = self.arm
+        _, i1, i2, i3, _ = self._indices
+        l1, l2 = arm.link_lengths
+        su, sv = arm.shoulder
+        eu, ev = su + l1 * math.cos(q1), sv + l1 * math.sin(q1)
+        wu, wv = eu + l2 * math.cos(q1 + q2), ev + l2 * math.sin(q1 + q2)
+        tu, tv = wu + l3 * math.cos(phi), wv + l3 * math.sin(phi)
+        if fixed is None:  # the hand translates: the wrist point's derivatives
+            (au, av), (bu, bv), joints = (wu - su, wv - sv), (wu - eu, wv - ev), (i1, i2)
+        elif fixed == ELBOW:
+            (au, av), (bu, bv), joints = (tu - su, tv - sv), (tu - wu, tv - wv), (i1, i3)
+        elif fixed == SHOULDER:
+            (au, av), (bu, bv), joints = (tu - eu, tv - ev), (tu - wu, tv - wv), (i2, i3)
+        else:
+            (au, av), (bu, bv), joints = (tu - su, tv - sv), (tu - eu, tv - ev), (i1, i2)
+        return -av, au, -bv, bu, tu, joints[0], joints[1]
+
+    def correct(self, readings: Sequence[float], target: Sequence[float], yaw: float,
+                q1: float, q2: float, phi: float, tool: ToolAtRoll, fixed: Optional[int]
+                ) -> Optional[Tuple[Tuple[float, ...], Tuple[float, float, float], float]]:
+        """Return (readings, real tool point, its distance to the target), or None.
+
+        Parameters
+        ----------
+        readings : sequence of N float
+            The ideal arm's pose, rad.
+        target : 3 float
+            The target in the base frame, m.
+        yaw, q1, q2, phi : float
+            The pose's solver yaw, pair angles and approach pitch, rad.
+        tool : ToolAtRoll
+            The tool at the pose's roll.
+        fixed : int or None
+            The joint the pose's boundary holds (:data:`ELBOW`...), None at the wanted pitch.
+        """
+        arm = self.arm
+        au, av, bu, bv, tu, first, second = self.columns(q1, q2, phi, tool.length, fixed)
+        det = au * bv - av * bu
+        if not abs(det) > self._singular or not abs(tu) > 1e-6 * self._reach:
+            return None
+        i3, i4 = self._indices[3], self._indices[4]
+        d = arm.directions
+        c, s = math.cos(yaw), math.sin(yaw)
+        (fx, fy, fz), (mx, my, mz) = arm.forward, arm.normal
+        fx, fy, fz, mx, my, mz = (c * fx - s * mx, c * fy - s * my, c * fz - s * mz,
+                                  s * fx + c * mx, s * fy + c * my, s * fz + c * mz)
+        wx, wy, wz = arm.up
+        chain = self.chain
+        last = None
+        if i4 is not None:
+            roll, last = self._carried
+            if roll != readings[i4]:
+                last = chain.carried((readings[i4],), i4)
+                self._carried = (readings[i4], last)
+        values = list(readings)
+        x, y, z = chain.point(values[:4], last)
+        ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
+        lateral = tool.lateral
+        for _ in range(QUICK_STEPS):
+            turn = -(ex * mx + ey * my + ez * mz) / tu
+            ru = ex * fx + ey * fy + ez * fz - lateral * turn
+            rv = ex * wx + ey * wy + ez * wz
+            da, db = (ru * bv - rv * bu) / det, (au * rv - av * ru) / det
+            values[0] += d[0] * turn
+            values[first] += d[first] * da
+            values[second] += d[second] * db
+            if fixed is None:
+                values[i3] -= d[i3] * (da + db)
+            x, y, z = chain.point(values[:4], last)
+            ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
+            size = math.sqrt(ex * ex + ey * ey + ez * ez)
+            if size <= self.tolerance:
+                break
+        else:
+            return None
+        lower, upper = arm.lower_limits, arm.upper_limits
+        for index in range(4):
+            if not lower[index] <= values[index] <= upper[index] and values[index] != \
+                    readings[index]:
+                return None
+        return tuple(values), (x, y, z), size
+
+    def correct_rows(self, readings: np.ndarray, targets: np.ndarray, yaw, q1, q2, phi, l3,
+                     lateral, fixed):
+        """Return :meth:`correct` of many poses: (readings, tools, errors, done).
+
+        Arrays of shape (n, N), (n, 3), (n,), (n,); ``fixed`` holds 0 for None. ``done`` is
+        False where :meth:`correct` gives None (those rows' other outputs mean nothing).
+        """
+        arm = self.arm
+        _, i1, i2, i3, i4 = self._indices
+        d = arm.directions
+        l1, l2 = arm.link_lengths
+        su, sv = arm.shoulder
+        eu, ev = su + l1 * np.cos(q1), sv + l1 * np.sin(q1)
+        wu, wv = eu + l2 * np.cos(q1 + q2), ev + l2 * np.sin(q1 + q2)
+        tu, tv = wu + l3 * np.cos(phi), wv + l3 * np.sin(phi)
+        hand, elbow, shoulder = fixed == 0, fixed == ELBOW, fixed == SHOULDER
+        au = np.where(hand, wu - su, np.where(shoulder, tu - eu, tu - su))
+        av = np.where(hand, wv - sv, np.where(shoulder, tv - ev, tv - sv))
+        bu = np.where(hand, wu - eu, np.where(fixed == PITCH, tu - eu, tu - wu))
+        bv = np.where(hand, wv - ev, np.where(fixed == PITCH, tv - ev, tv - wv))
+        au, av, bu, bv = -av, au, -bv, bu
+        det = au * bv - av * bu
+        done = (np.abs(det) > self._singular) & (np.abs(tu) > 1e-6 * self._reach)
+        first = np.where(shoulder, i2, i1)
+        second = np.where(elbow | shoulder, i3, i2)
+        c, s = np.cos(yaw), np.sin(yaw)
+        forward, normal, up = (np.asarray(v) for v in (arm.forward, arm.normal, arm.up))
+        f = c[:, None] * forward - s[:, None] * normal
+        m = s[:, None] * forward + c[:, None] * normal
+        values = np.array(readings, dtype=float)
+        last = None if i4 is None else self.chain.points(values[:, i4:i4 + 1], start=i4)
+        point = self.chain.points(values[:, :4], last)
+        size = np.zeros(len(values))
+        active = done.copy()
+        safe = np.where(done, det, 1.0)
+        rows = np.arange(len(values))
+        for _ in range(2):
+            e = targets - point
+            turn = -np.einsum('ij,ij->i', e, m) / np.where(done, tu, 1.0)
+            ru = np.einsum('ij,ij->i', e, f) - lateral * turn
+            rv = e @ up
+            da, db = (ru * bv - rv * bu) / safe, (au * rv - av * ru) / safe
+            step = np.zeros(values.shape)
+            step[:, 0] = d[0] * turn
+            step[rows, first] += np.asarray(d)[first] * da
+            step[rows, second] += np.asarray(d)[second] * db
+            step[:, i3] -= np.where(hand, d[i3] * (da + db), 0.0)
+            values = np.where(active[:, None], values + step, values)
+            moved = self.chain.points(values[:, :4], last)
+            point = np.where(active[:, None], moved, point)
+            size = np.where(active, np.linalg.norm(targets - point, axis=1), size)
+            active &= size > self.tolerance
+        done &= ~active
+        lower, upper = np.asarray(arm.lower_limits[:4]), np.asarray(arm.upper_limits[:4])
+        inside = (values[:, :4] >= lower) & (values[:, :4] <= upper)
+        done &= (inside | (values[:, :4] == readings[:, :4])).all(axis=1)
+        return values, point, size, done
