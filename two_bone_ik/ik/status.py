@@ -51,6 +51,10 @@ class NodeStatus(enum.IntEnum):
     #: Solved, but no motion to it could be planned within the motion limits (e.g. one that
     #: would last longer than the planner can represent): nothing new commanded.
     MOTION_FAILED = 15
+    #: Off the arm's plane, but within ``out_of_plane_tolerance`` of it: the target's
+    #: projection onto the plane is reached exactly (the tip is the target's off-plane distance
+    #: from it, so ``reachable`` is false); beyond the tolerance it is ``OFF_PLANE``.
+    PROJECTED = 17
 
 
 #: Diagnostic level of each status.
@@ -66,6 +70,7 @@ LEVELS = {
     NodeStatus.NO_ARM_DESCRIPTION: ERROR,
     NodeStatus.APPROACH_ADJUSTED: WARN,
     NodeStatus.MOTION_FAILED: ERROR,
+    NodeStatus.PROJECTED: WARN,
 }
 
 #: Statuses whose target is rejected: no joint command is published.
