@@ -23,6 +23,7 @@ README_TABLE = {
     'APPROACH_ADJUSTED': (14, DiagnosticStatus.WARN),
     'MOTION_FAILED': (15, DiagnosticStatus.ERROR),
     'COLLISION': (16, DiagnosticStatus.ERROR),
+    'PROJECTED': (17, DiagnosticStatus.WARN),
 }
 
 

@@ -56,6 +56,10 @@ class NodeStatus(enum.IntEnum):
     #: solver's preference allows (or its one closest pose) would put a link through one:
     #: nothing commanded.
     COLLISION = 16
+    #: Off the arm's plane, but within ``out_of_plane_tolerance`` of it: the target's
+    #: projection onto the plane is reached exactly (the tip is the target's off-plane distance
+    #: from it, so ``reachable`` is false); beyond the tolerance it is ``OFF_PLANE``.
+    PROJECTED = 17
 
 
 #: Diagnostic level of each status.
@@ -72,6 +76,7 @@ LEVELS = {
     NodeStatus.APPROACH_ADJUSTED: WARN,
     NodeStatus.MOTION_FAILED: ERROR,
     NodeStatus.COLLISION: ERROR,
+    NodeStatus.PROJECTED: WARN,
 }
 
 #: Statuses whose target is rejected: no joint command is published.

@@ -142,6 +142,14 @@ def describe_off_plane(result, plane: str, tolerance: float, solver_status) -> s
             f'projection commanded{why}')
 
 
+def describe_projected(result, plane: str, tolerance: float) -> str:
+    """One line for ``PROJECTED``: how far off ``plane`` (its name) the reached projection is."""
+    off = number_text(abs(result.off_plane), 'm', 4)
+    return (f'{result.status.name}: target {off} off the {plane}, within '
+            f"out_of_plane_tolerance ({number_text(tolerance, 'm')}): its projection reached, "
+            f'elbow {result.elbow}; the tip is {off} from the target')
+
+
 def within_tolerance_note(result, plane: str, on_plane: float) -> str:
     """Return what a status text adds for a target off ``plane`` within the tolerance.
 
@@ -287,11 +295,15 @@ class TargetSolver:
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
         status = FROM_IK_STATUS[sol.status]
         reachable = sol.reachable
-        if not -self._tolerance <= off <= self._tolerance:
-            # Within the tolerance the target counts as in the plane (its status is its
-            # projection's, tip_error the whole distance); beyond it, OFF_PLANE.
+        if not -self._on_plane <= off <= self._on_plane:
+            # Off the plane the tip cannot be on the target: within the tolerance a reached
+            # projection is PROJECTED (a clamped one keeps the in-plane reason), beyond it
+            # OFF_PLANE; tip_error is the whole distance.
             reachable = False
-            status = NodeStatus.OFF_PLANE
+            if not -self._tolerance <= off <= self._tolerance:
+                status = NodeStatus.OFF_PLANE
+            elif sol.reachable:
+                status = NodeStatus.PROJECTED
         return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 
@@ -312,6 +324,8 @@ class TargetSolver:
             return describe_rejected(result, self.base_frame)
         if status is NodeStatus.OFF_PLANE:
             return describe_off_plane(result, self._plane, self._tolerance, result.ik_status)
+        if status is NodeStatus.PROJECTED:
+            return describe_projected(result, self._plane, self._tolerance)
         return self._describe_in_plane(result) + within_tolerance_note(result, self._plane,
                                                                        self._on_plane)
 

@@ -230,9 +230,9 @@ IK_PARAMETERS = (
         'whenever a new one arrives.'),
     ParameterSpec(
         'out_of_plane_tolerance', DOUBLE, _ARM.out_of_plane_tolerance,
-        'Off-plane distance up to which a target that cannot be reached in the plane reports '
-        'why (OUT_OF_REACH, ...) rather than OFF_PLANE, metres. A target off the plane is never '
-        'REACHED.',
+        'Off-plane distance up to which a target is PROJECTED (its projection reached) or gets '
+        'its in-plane reason (OUT_OF_REACH, ...) rather than OFF_PLANE, metres. A target off '
+        'the plane is never REACHED.',
         '0 to 10 m', bounds=(0.0, 10.0)),
 )
 
