@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from test_session_arm_session import check_motion_limits, SimClock, stream
+from test_session_arm_session import check_motion_limits, drive, FollowingArm, SimClock, stream
 
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
 from two_bone_ik.common.config_error import ConfigError
@@ -385,6 +385,36 @@ def test_a_line_asked_while_moving_starts_from_where_that_motion_ends():
     assert len(second) > 20
     assert np.abs(second[:, 0] - 0.45).max() <= 1e-9  # the second line: x = 0.45, straight down
     assert tips[-1] == pytest.approx((0.45, 0.0, -0.05), abs=1e-9)
+
+
+def test_an_arm_that_follows_a_line_arrives():
+    session, clock = _line_session()
+    session.target('', 0.35, 0.0, 0.25)
+    stream(session, clock)
+    start = session._motion.stream.last_command
+    arm = FollowingArm(session, clock, position=start)
+    arm.report()
+    answer = session.target('', 0.4, 0.0, -0.05)
+    sent, statuses = drive(session, clock, arm, answer)
+    assert [name for name, _ in statuses] == ['MOVING', 'ARRIVED']
+    assert float(statuses[1][1]['tool_error']) < 1e-9
+    worst, _ = _off_line(session, [s.position for s in sent],
+                         session.solver.geometry.tip_position(start), (0.4, 0.0, -0.05))
+    assert len(sent) > 10 and worst <= 1e-9  # it was the line that the arm followed
+
+
+def test_a_blocked_joint_on_a_line_is_not_following_and_nothing_more_is_streamed():
+    session, clock = _line_session(path_tolerance=[0.05, 0.05])
+    session.target('', 0.35, 0.0, 0.25)
+    stream(session, clock)
+    start = session._motion.stream.last_command
+    arm = FollowingArm(session, clock, blocked={'elbow'}, position=start)
+    arm.report()
+    answer = session.target('', 0.4, 0.0, -0.05)
+    sent, statuses = drive(session, clock, arm, answer)
+    assert [name for name, _ in statuses] == ['MOVING', 'NOT_FOLLOWING']
+    assert 'elbow' in statuses[1][1]['joint_errors']
+    assert not session.moving and session.tick().command is None
 
 
 # -- jogging --------------------------------------------------------------------------------

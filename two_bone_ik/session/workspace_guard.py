@@ -154,12 +154,14 @@ class WorkspaceGuard:
     def solve(self, solver, frame_id: str, position, previous, orientation=None,
               **options) -> Guarded:
         """Solve a target with the workspace (see the module docstring)."""
-        refused = []
+        refused, clear = [], []
 
         def accept(readings) -> bool:
             contact = self.contact(readings)
             if contact is not None:
                 refused.append(contact)
+            else:
+                clear.append(tuple(readings))
             return contact is None
         result = solver.solve(frame_id, *position, previous, orientation, accept=accept,
                               **options)
@@ -179,7 +181,8 @@ class WorkspaceGuard:
                            f'touch: {refused[0].describe()}', refused[0])
         # The pose commanded, checked itself: a closest pose (no exact one) is never offered
         # to accept by the desktop solver, and a corrected pose differs from the one offered.
-        commanded = self.contact(result.readings)
+        commanded = None if clear and clear[-1] == tuple(result.readings) else self.contact(
+            result.readings)
         if commanded is not None:
             return Guarded(_collision(result), 'the pose the solver commands would touch: '
                            + commanded.describe(), commanded)
