@@ -181,3 +181,44 @@ def test_limits_flip_and_nearest():
     down = nearest.solve('', 0.3, 0.2, 0.0, previous=(0.0, 1.0))
     up = nearest.solve('', 0.3, 0.2, 0.0, previous=(1.0, -1.0))
     assert (down.elbow, up.elbow) == ('down', 'up')
+
+
+def test_accept_takes_the_other_elbow_when_it_refuses_the_configured_one():
+    calls = []
+
+    def accept(readings):
+        calls.append(readings)
+        return len(calls) > 1  # refuses the first candidate
+    result = DEFAULT.solve('', 0.3, 0.2, 0.0, accept=accept)
+    plain = DEFAULT.solve('', 0.3, 0.2, 0.0)
+    assert calls[0] == plain.readings and len(calls) == 2
+    assert result.status is NodeStatus.ELBOW_FLIPPED and result.elbow == 'down'
+    assert result.accepted and result.reachable and result.readings == calls[1]
+    np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
+
+
+def test_accept_refusing_everything_returns_the_preferred_pose_not_accepted():
+    result = DEFAULT.solve('', 0.3, 0.2, 0.0, accept=lambda readings: False)
+    plain = DEFAULT.solve('', 0.3, 0.2, 0.0)
+    assert result == plain._replace(accepted=False)
+    assert not result.accepted
+    # A pose that is not exact is the one candidate.
+    calls = []
+    far = DEFAULT.solve('', 0.9, 0.0, 0.0, accept=lambda r: calls.append(r) or False)
+    assert far.status is NodeStatus.OUT_OF_REACH and len(calls) == 1 and not far.accepted
+
+
+def test_accept_without_flipping_tries_the_configured_elbow_alone():
+    solver = TargetSolver(ArmConfig(allow_elbow_flip=False))
+    calls = []
+    result = solver.solve('', 0.3, 0.2, 0.0, accept=lambda r: calls.append(r) or False)
+    assert len(calls) == 1 and not result.accepted and result.elbow == 'up'
+
+
+def test_accept_never_offers_a_pose_past_a_limit():
+    # Elbow down breaks its limit: only elbow up (the configured one) is a candidate.
+    solver = TargetSolver(ArmConfig(joint_lower_limits=(-3.0, -3.0),
+                                    joint_upper_limits=(3.0, 0.0)))
+    calls = []
+    result = solver.solve('', 0.3, 0.2, 0.0, accept=lambda r: calls.append(r) or False)
+    assert len(calls) == 1 and calls[0][1] <= 0.0 and not result.accepted

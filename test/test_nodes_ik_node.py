@@ -529,6 +529,10 @@ BAD_CONFIGS = {
     'lower_above_upper': ({'joint_lower_limits': [0.5, 0.0],
                            'joint_upper_limits': [0.4, 1.0]}, 'joint_lower_limits'),
     'tolerance_out_of_range': ({'out_of_plane_tolerance': 50.0}, 'out_of_plane_tolerance'),
+    'radii_for_another_arm': ({'link_radius': [0.02, 0.02]}, 'link_radius'),
+    'shoulder_on_the_floor': ({'plane': 'xz', 'floor_height': 0.0}, 'link_radius'),
+    'box_inside_out': ({'keep_out_boxes': [0.3, 0.0, 0.0, 0.2, 0.1, 0.1]}, 'keep_out_boxes'),
+    'unknown_path': ({'motion_path': 'curved'}, 'motion_path'),
 }
 
 

@@ -9,7 +9,7 @@ last command.
 """
 
 import math
-from typing import NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
@@ -62,6 +62,9 @@ class TargetResult(NamedTuple):
     frame_reason : str
         ``WRONG_FRAME``: why the target could not be transformed into ``base_frame`` (tf2's
         reason); '' otherwise.
+    accepted : bool
+        False when ``solve`` was given ``accept`` and refused every candidate pose: this is
+        then the most preferred one (True otherwise).
     """
 
     status: NodeStatus
@@ -76,6 +79,7 @@ class TargetResult(NamedTuple):
     frame_id: str
     position: Tuple[float, float, float]
     frame_reason: str = ''
+    accepted: bool = True
 
     @property
     def rejected(self) -> bool:
@@ -211,7 +215,8 @@ class TargetSolver:
         self._plane = f'{geometry.plane_name} plane'
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
-              previous: Optional[Sequence[float]] = None, orientation=None) -> TargetResult:
+              previous: Optional[Sequence[float]] = None, orientation=None,
+              accept: Optional[Callable[[Tuple[float, ...]], bool]] = None) -> TargetResult:
         """Solve one target.
 
         Parameters
@@ -227,6 +232,13 @@ class TargetSolver:
         orientation : optional
             Ignored: a planar arm cannot choose its tip's orientation (the desktop solver's
             signature, so the node calls both alike).
+        accept : callable, optional
+            ``accept(readings)`` -> whether a candidate pose may be commanded (e.g. it clears
+            the floor and the keep-out boxes). The candidates, in preference order: the pose
+            solved as without it, then, when that is exact on the configured elbow and
+            ``allow_elbow_flip``, the other elbow's exact pose within the limits
+            (``ELBOW_FLIPPED``). The first accepted is returned; none accepted, the first with
+            ``accepted`` False.
 
         Returns
         -------
@@ -255,6 +267,23 @@ class TargetSolver:
             # Beyond the solver's exact range (1e100 m from the shoulder): not reached from a
             # valid position, but every way to INVALID_TARGET stays one.
             return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
+        result = self._result(sol, u, v, off, previous, frame_id, position)
+        if accept is None or accept(result.readings):
+            return result
+        if sol.status is IkStatus.REACHED and self._flip:
+            other = 'down' if sol.elbow == 'up' else 'up'
+            flipped = solve(u, v, self._l1, self._l2, other, self._limits, False, previous_q)
+            if flipped.status is IkStatus.REACHED and flipped.elbow == other:
+                alternative = self._result(flipped, u, v, off, previous, frame_id, position)
+                if alternative.status is NodeStatus.REACHED:
+                    alternative = alternative._replace(status=NodeStatus.ELBOW_FLIPPED)
+                if accept(alternative.readings):
+                    return alternative
+        return result._replace(accepted=False)
+
+    def _result(self, sol, u, v, off, previous, frame_id, position) -> TargetResult:
+        """Return the outcome of a solver solution: readings, status, reach (:meth:`solve`)."""
+        (z1, z2), (d1, d2) = self._zero, self._direction
         reading1 = d1 * (sol.q1 - z1)
         reading2 = d2 * (sol.q2 - z2)
         if previous is not None:
