@@ -7,7 +7,9 @@ output is the one promised line: no traceback, no warnings before it, no hang. T
 """
 
 import os
+import signal
 import threading
+import time
 
 import pytest
 import rclpy
@@ -150,6 +152,45 @@ def test_spin_ends_when_the_context_shuts_down_without_waking_it(domain):
         assert not thread.is_alive(), 'the spin missed the shutdown'
         assert errors == []
     finally:
+        executor.shutdown(timeout_sec=0)
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+
+
+def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
+    # One Ctrl-C in a dozen left a Kilted sim node spinning with its context running. Here no
+    # rclpy handler at all: only Python's, which notes the signal; the spin (in the main thread,
+    # as run_node runs it) must end by itself. A rescue shuts the context down after 10 s, so
+    # a spin that missed the Ctrl-C fails the test instead of hanging it.
+    context = Context()
+    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
+    node = Node('spin_sigint', context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    noted, rescued = [], threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+
+    def interrupt_then_rescue():
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+        if not stopped.wait(10.0):
+            rescued.set()
+            context.try_shutdown()
+    stopped = threading.Event()
+    helper = threading.Thread(target=interrupt_then_rescue, daemon=True)
+    helper.start()
+    try:
+        try:
+            node_runner._spin(executor)
+        except ExternalShutdownException:
+            pass
+        stopped.set()
+        assert noted == [signal.SIGINT] and not rescued.is_set()
+        assert not context.ok()
+    finally:
+        stopped.set()
+        helper.join(15.0)
+        signal.signal(signal.SIGINT, previous)
         executor.shutdown(timeout_sec=0)
         node.destroy_node()
         rclpy.try_shutdown(context=context)

@@ -16,7 +16,9 @@ Jazzy and Kilted):
 import gc
 import os
 import re
+import select
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -83,18 +85,30 @@ SHUTDOWN_POLL = 0.5
 
 
 def _spin(executor) -> None:
-    """Spin until the context shuts down; a watcher wakes it at most SHUTDOWN_POLL s after.
+    """Spin until the context shuts down or a Ctrl-C comes, whatever rclpy makes of it.
 
     rclpy's own ``spin`` waits for good once a wake-up is missed: on Kilted a Ctrl-C landing
     just as the spin began (rclpy wakes the executor before it shuts the context down) left
-    the node running (about one start in fifteen). A thread that looks at the context wakes
-    it instead of a spin with a timeout, for which rclpy builds a timer on every wake-up.
+    the node running (about one start in fifteen), and one in a dozen Ctrl-Cs while spinning
+    left the context running (seen on Kilted in a sim node's test). A watcher thread hears
+    every SIGINT through Python's wake-up fd (rclpy's handler chains to Python's, which writes
+    it from whichever thread took the signal), shuts the context down itself, and wakes the
+    spin; it looks at the context at least every SHUTDOWN_POLL s too. (A thread, not a spin
+    with a timeout: for that rclpy builds a timer on every wake-up.)
     """
     context = executor.context
+    heard, wakeup = socket.socketpair()
+    heard.setblocking(False)
+    wakeup.setblocking(False)
+    main = threading.current_thread() is threading.main_thread()  # (where Python allows it)
+    previous = signal.set_wakeup_fd(wakeup.fileno(), warn_on_full_buffer=False) if main else -1
     stopped = threading.Event()
 
     def watch() -> None:
-        while not stopped.wait(SHUTDOWN_POLL):
+        while not stopped.is_set():
+            if select.select([heard], [], [], SHUTDOWN_POLL)[0] and \
+                    signal.SIGINT in _signals_heard(heard):
+                context.try_shutdown()
             if not context.ok():
                 executor.wake()
                 return
@@ -105,7 +119,20 @@ def _spin(executor) -> None:
             executor.spin_once()
     finally:
         stopped.set()
+        if main:
+            signal.set_wakeup_fd(previous)
+        wakeup.send(b'\0')  # wakes the watcher's select
         watcher.join()
+        heard.close()
+        wakeup.close()
+
+
+def _signals_heard(heard: socket.socket) -> set:
+    """Read what the wake-up fd holds: the numbers of the signals that came."""
+    try:
+        return set(heard.recv(64))
+    except BlockingIOError:
+        return set()
 
 
 def run_node(name: str, make_node: Callable[[], Node],
