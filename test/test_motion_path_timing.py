@@ -126,3 +126,46 @@ def test_extrema_cover_the_motion():
     for joint, bound in enumerate(extrema):
         assert bound.min == pytest.approx(q[:, joint].min(), abs=1e-6)
         assert bound.max == pytest.approx(q[:, joint].max(), abs=1e-6)
+
+
+def test_the_path_limits_keep_every_joint_inside_by_construction():
+    # The module docstring's bounds, for random paths and limits: with the joints' largest
+    # |q'|, |q''|, |q'''| along the path, no joint can exceed its limits at any s.
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        bounds = PathBounds(*(tuple(rng.uniform(0.0, 3.0, 3) * (rng.uniform(size=3) > 0.2))
+                              for _ in range(3)))
+        if not any(bounds.first):
+            continue
+        limits = MotionLimits(*(tuple(rng.uniform(0.2, 50.0, 3)) for _ in range(3)))
+        v, a, j = path_limits(bounds, limits)
+        for d1, d2, d3, vmax, amax, jmax in zip(*bounds, *limits):
+            assert d1 * v <= vmax * (1 + 1e-12)
+            assert d2 * v * v + d1 * a <= amax * (1 + 1e-12)
+            assert d3 * v ** 3 + 3.0 * d2 * v * a + d1 * j <= jmax * (1 + 1e-12)
+
+
+class StraightPath:
+    """q(s) = (0.5 s, -0.2 s): a straight joint motion."""
+
+    def readings(self, s):
+        return np.asarray(s, dtype=float)[:, None] * np.array([0.5, -0.2])
+
+    interpolated = readings
+
+    def derivatives(self, s, third=False):
+        n = len(np.asarray(s))
+        out = (np.tile([0.5, -0.2], (n, 1)), np.zeros((n, 2)), np.zeros((n, 2)))
+        return out if third else out[:2]
+
+
+def test_a_jerk_limited_path_keeps_its_jerk_when_sped_up():
+    # Velocity and acceleration far from their limits, the jerk at it: the speed-up that
+    # time_path tries must count the jerk of s itself, or it would take the jerk past its limit.
+    limits = MotionLimits((10.0, 10.0), (50.0, 50.0), (2.0, 3.0))
+    motion = time_path(StraightPath(), PathBounds((0.5, 0.2), (0.0, 0.0), (0.0, 0.0)), limits)
+    velocity, acceleration, jerk = _finite_differences(motion)
+    assert (velocity.max(axis=0) <= np.array(limits.velocity)).all()
+    assert (acceleration.max(axis=0) <= np.array(limits.acceleration)).all()
+    assert (jerk.max(axis=0) <= np.array(limits.jerk) * (1 + 1e-6)).all()
+    assert jerk[:, 0].max() > 0.9 * limits.jerk[0]  # (the jerk is what limits it)

@@ -108,6 +108,24 @@ def test_a_stretched_pose_toward_a_target_out_of_reach_is_checked_too():
     assert answer.result.status is NodeStatus.COLLISION
 
 
+def test_links_of_radius_0_are_kept_out_of_boxes_too():
+    # link_radius 0 (as config/so101.yaml gives the turntable): the link is its segment, which
+    # may not go through a box, nor may a target inside one be reached.
+    session, _ = new_session(TABLE, floor_height=-0.5, link_radius=[0.0],
+                             keep_out_boxes=[0.25, -0.1, 0.05, 0.35, 0.1, 0.15])
+    answer = session.target('', 0.3, 0.0, 0.1)
+    assert answer.result.status is NodeStatus.COLLISION and answer.command is None
+    assert not answer.result.reachable
+    assert answer.detail.startswith('the target is inside a keep-out box')
+    # Elbow up would put the upper arm (radius 0) through a box: elbow down is commanded.
+    session, _ = new_session(TABLE, floor_height=-0.5, link_radius=[0.0, 0.0, 0.02],
+                             keep_out_boxes=[0.1, -0.1, 0.0, 0.2, 0.1, 0.3])
+    answer = session.target('', 0.45, 0.0, 0.0)
+    assert answer.result.status is NodeStatus.ELBOW_FLIPPED and answer.command is not None
+    assert answer.result.elbow == 'down'
+    assert oracle_clear(session, answer.command.position)
+
+
 @pytest.mark.parametrize('seed', range(3))
 def test_random_targets_and_boxes_command_only_clear_poses(seed):
     rng = np.random.default_rng(seed)

@@ -152,3 +152,29 @@ def test_touching_exactly_is_clear():
     box = Box((0.0, 0.0, 0.75), (1.0, 1.0, 1.0), 1)
     assert first_contact(links, points, Obstacles(-math.inf, (box,))) is None
     assert not touching(links, np.array([points]), Obstacles(-math.inf, (box,)))[0]
+
+
+def test_a_link_of_radius_0_through_a_box_or_ending_in_it_touches_it():
+    # A capsule of no radius is its segment: through a box it crosses it (as below the floor),
+    # though its distance to the box, 0, is not less than its radius.
+    geometry = ArmGeometry.from_config(ArmConfig(link_lengths=(0.3, 0.25), plane='xz'))
+    links = ArmLinks(geometry, (0.0, 0.0))
+    box = Box((0.1, -0.1, 0.0), (0.2, 0.1, 0.3), 1)
+    obstacles = Obstacles(-math.inf, (box,))
+    clearance = Clearance(links, obstacles)
+    through = ((0.0, 0.0, 0.0), (0.26, 0.0, 0.16), (0.45, 0.0, 0.0))  # link 1 through it
+    ending = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.4), (0.15, 0.0, 0.1))  # the tool point inside
+    for points, link in ((through, 0), (ending, 1)):
+        a, b = np.array(points[link]), np.array(points[link + 1])
+        assert oracle_segment_box(a, b, box.lower, box.upper) == 0.0  # it meets the box
+        contact = first_contact(links, points, obstacles)
+        assert contact is not None and contact.link == link and contact.distance == 0.0
+        assert clearance.contact(points) == contact
+        assert touching(links, np.array([points]), obstacles)[0]
+        assert oracle_touches(points, links.radii, obstacles)
+    # Clear of it, a link of radius 0 is clear.
+    beside = ((0.0, 0.0, 0.0), (0.05, 0.0, 0.3), (0.45, 0.0, 0.35))
+    assert first_contact(links, beside, obstacles) is None
+    assert clearance.contact(beside) is None
+    assert not touching(links, np.array([beside]), obstacles)[0]
+    assert not oracle_touches(beside, links.radii, obstacles)

@@ -120,3 +120,15 @@ def test_a_line_between_two_elbows_is_refused():
     a = _pose(up, (0.3, 0.0, 0.2))
     with pytest.raises(LineError, match="cannot start at the arm's pose"):
         LinePlanner(up).line(a, _pose(down, (0.3, 0.0, -0.2)))
+
+
+def test_a_desktop_line_whose_pitch_a_joint_limit_breaks_is_refused_where():
+    # Across in front of the base, the pitch turning from 0.235 to -0.236 rad: about half way
+    # the closed form cannot keep the pitch turned linearly (a joint at its limit). Unrefused,
+    # this line would be followed with the pitch up to 0.2 rad off its linear turn.
+    solver = _desktop()
+    a = _pose(solver, (-0.236, 0.08, 0.121), approach_pitch=0.235)
+    b = _pose(solver, (0.135, 0.092, 0.14), a, approach_pitch=-0.236)
+    with pytest.raises(LineError, match=r'cannot keep the approach pitch 0\.0\d\d rad at '
+                                        r'.* 4\d % along it \(a joint limit\)'):
+        LinePlanner(solver).line(a, b)

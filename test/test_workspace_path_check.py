@@ -130,3 +130,20 @@ def test_a_planned_motion_is_checked_at_its_streamed_samples_and_between():
     assert check.trajectory_problem(_ruckig_motion((0.5, 0.0), (1.5, 0.2)), 0.01) == ''
     # Coarse periods too: the extra poses find the plate between them.
     assert check.trajectory_problem(_ruckig_motion((-1.0, 0.0), (1.0, 0.0)), 0.5)
+
+
+def test_a_planned_motion_is_checked_up_to_its_end():
+    # A small box around where the tip comes to rest: only the motion's last poses touch it,
+    # after its last multiple of the period.
+    links = _arm()
+    motion = _ruckig_motion((0.5, 0.0), (1.5, 0.2))
+    end = links.points((1.5, 0.2))[-1]
+    box = check_keep_out_boxes([c - 0.004 for c in end] + [c + 0.004 for c in end])
+    check = MotionCheck(links, Obstacles(-math.inf, box))
+    period = 0.7 * motion.duration
+    tip = links.points(motion.at_time(period)[0])[-1]
+    assert oracle_segment_box(np.array(tip), np.array(tip), box[0].lower,
+                              box[0].upper) > 0.03  # clear there, by far
+    for every in (0.01, period):
+        problem = check.trajectory_problem(motion, every)
+        assert problem.startswith('it would touch, ') and 'keep-out box 1' in problem

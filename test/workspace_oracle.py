@@ -46,7 +46,7 @@ def oracle_segment_floor(a, b, height):
 
 
 def oracle_touches(points, radii, obstacles):
-    """Whether any link of a pose is closer to the floor or a box than its radius."""
+    """Whether any link of a pose is closer to the floor or a box than its radius, or in a box."""
     points = np.asarray(points, dtype=float)
     for radius, a, b in zip(radii, points[:-1], points[1:]):
         if oracle_segment_floor(a, b, obstacles.floor_height) < radius:
@@ -56,7 +56,8 @@ def oracle_touches(points, radii, obstacles):
     lower = np.array([box.lower for box in obstacles.boxes])
     upper = np.array([box.upper for box in obstacles.boxes])
     distances = oracle_segment_box(points[:-1, None, :], points[1:, None, :], lower, upper)
-    return bool((distances < np.asarray(radii)[:, None]).any())
+    # A segment that meets a box crosses it, whatever its radius (0 too).
+    return bool(((distances < np.asarray(radii)[:, None]) | (distances <= 0.0)).any())
 
 
 def random_boxes(rng, count, centre=(0.0, 0.0, 0.15), spread=0.3):

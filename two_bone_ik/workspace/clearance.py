@@ -1,7 +1,9 @@
 """Whether a pose's link capsules are clear of the floor and the keep-out boxes (no ROS).
 
 A capsule touches an obstacle when the distance from its axis segment to the obstacle is less
-than its radius (touching exactly counts as clear). The distances are exact:
+than its radius (touching exactly counts as clear), and a box also when its segment meets the
+box, whatever its radius: a link of radius 0 is its segment and may not pass through a box (as
+below the floor it may not go either). The distances are exact:
 
 - to the floor (the plane z = ``floor_height``): the height of the segment's lower end above it
   (negative below it);
@@ -125,6 +127,11 @@ def segment_box(a: Sequence[float], b: Sequence[float], lower: Sequence[float],
     return math.sqrt(best), where
 
 
+def _touches_box(distance: float, radius: float) -> bool:
+    """Whether a link at ``distance`` from a box touches it: nearer than its radius, or in it."""
+    return distance < radius or distance <= 0.0
+
+
 def _box_normal(point: Sequence[float], box: Box) -> Point:
     """Return the unit vector away from ``box`` at a point nearest it (inside: nearest face's)."""
     nearest = tuple(min(max(p, lo), hi) for p, lo, hi in zip(point, box.lower, box.upper))
@@ -148,7 +155,7 @@ def _box_contact(links, index, a, b, box: Box) -> Optional[Contact]:
             or min(a[2], b[2]) - radius > hi[2] or max(a[2], b[2]) + radius < lo[2]):
         return None
     distance, t = segment_box(a, b, lo, hi)
-    if distance >= radius:
+    if not _touches_box(distance, radius):
         return None
     point = tuple(p + t * (q - p) for p, q in zip(a, b))
     return Contact(index, links.names[index], box.describe(), distance, radius, point,
@@ -270,7 +277,8 @@ class Clearance:
                                            ly - radius, lz - radius, hx + radius,
                                            hy + radius, hz + radius)):
                     lower, upper = (lx, ly, lz), (hx, hy, hz)
-                    if segment_box(points[index], points[index + 1], lower, upper)[0] < radius:
+                    distance = segment_box(points[index], points[index + 1], lower, upper)[0]
+                    if _touches_box(distance, radius):
                         return True
         return False
 
@@ -341,7 +349,7 @@ def _box_hits(points: np.ndarray, radii: np.ndarray, boxes) -> np.ndarray:
     if len(sample):
         distance = segment_box_distances(a[sample, link], b[sample, link], lower[box],
                                          upper[box])
-        hits[sample[distance < radii[link]]] = True
+        hits[sample[(distance < radii[link]) | (distance <= 0.0)]] = True  # (_touches_box)
     return hits
 
 
