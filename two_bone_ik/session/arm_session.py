@@ -30,7 +30,8 @@ from two_bone_ik.ik.markers import arm_shapes, obstacle_shapes, Shape, target_sh
 from two_bone_ik.ik.markers import turning_shapes
 from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
 from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
-from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
+from two_bone_ik.ik.target_solver import rejected_result, TargetSolver
+from two_bone_ik.ik.target_texts import describe_without_arm
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
