@@ -30,7 +30,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 from two_bone_ik.arm.chain import KinematicChain
 from two_bone_ik.arm.geometry import (
-    ArmGeometry, cross, dot, normalized, principal_plane_axes, Vector)
+    ArmGeometry, cross, dot, JointRanges, normalized, principal_plane_axes, Vector)
 from two_bone_ik.arm.urdf_import import chain_from_urdf, planar_from_chain, UrdfError
 from two_bone_ik.solver.chain_kinematics import chain_pose
 from two_bone_ik.solver.desktop_model import (
@@ -326,7 +326,7 @@ def _nearest_tool(arm: DesktopArm) -> float:
 
 
 @dataclass(frozen=True)
-class DesktopGeometry:
+class DesktopGeometry(JointRanges):
     """A desktop arm as the node drives it. Lengths in m, angles in rad, velocities in rad/s.
 
     Build it with :func:`desktop_from_chain` (a URDF's chain) or
@@ -359,17 +359,6 @@ class DesktopGeometry:
     model: DesktopArm
     chain: KinematicChain
     axis_error: float
-
-    @property
-    def continuous(self) -> Tuple[bool, ...]:
-        """Per joint: unlimited on both sides."""
-        return tuple(lo == -math.inf and hi == math.inf
-                     for lo, hi in zip(self.lower_limits, self.upper_limits))
-
-    @property
-    def limited(self) -> bool:
-        """Whether any joint limit is finite."""
-        return any(math.isfinite(v) for v in self.lower_limits + self.upper_limits)
 
     @property
     def reach(self) -> Tuple[float, float]:
