@@ -307,6 +307,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     UrdfError
         If the description cannot be read or is not a planar two-link chain.
     """
+    # One parse: the chain read, then the planar arm built from it (planar_from_chain).
     return planar_from_chain(robot_chain(parse_urdf(text), base_frame, tip_frame),
                              lower_limits, upper_limits)
 
@@ -352,12 +353,10 @@ def planar_from_chain(chain: KinematicChain,
                       upper_limits: Sequence[float] = (math.inf, math.inf)) -> ArmGeometry:
     """Build the planar arm of a chain :func:`robot_chain` read (see the module docstring).
 
-    Parameters
-    ----------
-    chain : KinematicChain
-        From ``base_frame`` to ``tip_frame``.
-    lower_limits, upper_limits : sequence of 2 float
-        Joint limits (readings, rad) that narrow the chain's; infinite to keep them.
+    ``chain`` runs from ``base_frame`` to ``tip_frame``; the limits narrow its own as in
+    :func:`arm_from_urdf`, which is this function on a URDF's text. A description whose shape
+    is not known yet is read once by
+    :func:`two_bone_ik.arm.desktop_geometry.arm_from_description`, which ends here for a pair.
 
     Raises
     ------

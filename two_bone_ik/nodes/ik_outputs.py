@@ -95,17 +95,16 @@ class IkOutputs:
         # wait of the executor (every target pays for it), and a subscriber whose QoS does not
         # match hears about it from its own side. The command outputs keep theirs.
         quiet = PublisherEventCallbacks(use_default_callbacks=False)
-        self._reachable_pub = node.create_publisher(Bool, 'reachable', LATCHED,
-                                                    event_callbacks=quiet)
-        self._status_pub = node.create_publisher(DiagnosticStatus, 'ik_status', RELIABLE,
-                                                 event_callbacks=quiet)
-        self._motion_pub = node.create_publisher(DiagnosticStatus, 'motion_status', RELIABLE,
-                                                 event_callbacks=quiet)
-        self._diagnostics_pub = node.create_publisher(DiagnosticArray, '/diagnostics', RELIABLE,
-                                                      event_callbacks=quiet)
+
+        def report(msg_type, topic: str, qos: QoSProfile):
+            return node.create_publisher(msg_type, topic, qos, event_callbacks=quiet)
+
+        self._reachable_pub = report(Bool, 'reachable', LATCHED)
+        self._status_pub = report(DiagnosticStatus, 'ik_status', RELIABLE)
+        self._motion_pub = report(DiagnosticStatus, 'motion_status', RELIABLE)
+        self._diagnostics_pub = report(DiagnosticArray, '/diagnostics', RELIABLE)
         # Latched, so an RViz that starts later still gets the last picture.
-        self._marker_pub = node.create_publisher(MarkerArray, 'ik_markers', LATCHED,
-                                                 event_callbacks=quiet)
+        self._marker_pub = report(MarkerArray, 'ik_markers', LATCHED)
 
     def _create_commands(self, node, values: dict) -> None:
         # QoS of the command path can be overridden with the standard read-only parameters
