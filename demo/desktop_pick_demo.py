@@ -82,6 +82,9 @@ GRASP = 0.015
 TARGETS = ((0.20, -0.12, GRASP), (0.22, -0.08, GRASP), (0.21, 0.0, BOX[5] + GRASP),
            (0.22, 0.08, GRASP), (0.20, 0.12, GRASP), (-0.28, 0.0, GRASP),
            (0.31, 0.06, GRASP))
+#: Frames per second of the rendered animation (fewer than the planar demo's: a longer run,
+#: kept under 2 MB).
+FPS = 7
 #: Most the measured tool point may stray from a straight line it follows, m.
 LINE_TOLERANCE = 1e-3
 #: The table top drawn, m: x from, x to, y from, y to.
@@ -448,12 +451,17 @@ def render_pictures(output: Path, result: DemoResult) -> None:
     """Render the run from the sim's camera: an animation and a still beside ``output``."""
     from sim_pictures import render_run, rendered_line
     from two_bone_ik.sim.simulated_arm import urdf_simulated_arm
+    from two_bone_ik.sim.workspace_geometry import SimWorkspace
+    from two_bone_ik.workspace.obstacles import Box, Obstacles
     arm = urdf_simulated_arm(URDF.read_text(), BASE, TIP)
+    # The table and the box as the sim had them (the links' capsules left out of the picture).
+    table = SimWorkspace(Obstacles(0.0, (Box(BOX[:3], BOX[3:], 1),)), (0.0,) * 5)
     recording = result.recording or {'states': [], 'targets': []}
     # The picks fill a small part of the arm's reach, which the camera frames: rendered larger,
     # so that the crop around them is a picture of a readable size.
     print(rendered_line(output, render_run(arm, recording['states'], output,
-                                           recording['targets'], result.tips, scale=2.0)))
+                                           recording['targets'], result.tips, scale=2.0,
+                                           fps=FPS, workspace=table)))
 
 
 def run(output, targets=TARGETS) -> DemoResult:
