@@ -438,6 +438,9 @@ def test_without_an_arm_targets_are_answered_no_arm_description():
     answer = session.target('', 0.5, 0.3, SCARA_Z)
     assert answer.result.status is NodeStatus.NO_ARM_DESCRIPTION and answer.command is None
     assert answer.logs[0].text.startswith('NO_ARM_DESCRIPTION: ')
+    _, text, values = session.status(answer)  # its ik_status, with no solver to ask
+    assert text.startswith('NO_ARM_DESCRIPTION: no usable robot description yet')
+    assert dict(values)['status'] == 'NO_ARM_DESCRIPTION' and dict(values)['solver_status'] == ''
 
 
 # -- jogging --------------------------------------------------------------------------------
