@@ -10,6 +10,7 @@ from fk_oracle import MujocoChain
 import numpy as np
 import pytest
 
+from two_bone_ik.arm import desktop_geometry, urdf_import
 from two_bone_ik.arm.desktop_geometry import (
     arm_from_description, ArmShapeError, AXIS_TOLERANCE, desktop_from_chain, DesktopGeometry)
 from two_bone_ik.arm.geometry import ArmGeometry
@@ -218,3 +219,22 @@ def test_limits_narrow_the_urdfs_and_must_fit_the_joints():
 def test_a_planar_chain_is_not_a_desktop_arm():
     with pytest.raises(ArmShapeError, match='is a planar pair'):
         desktop_from_chain(chain_from_urdf(SCARA, 'base_link', 'tool0'))
+
+
+@pytest.mark.parametrize('urdf, base, tip, kind', [
+    (RAISED_UP, 'base_link', '', ArmGeometry),
+    (SCARA, 'base_link', 'tool0', ArmGeometry),
+    (*FIXED_DESKTOP_ARMS['so101_like'][:3], DesktopGeometry),
+    (*FIXED_DESKTOP_ARMS['omx_like'][:3], DesktopGeometry),
+])
+def test_a_description_is_parsed_once_and_its_shape_read_once(
+        monkeypatch, urdf, base, tip, kind):
+    parses, shapes = [], []
+    parse, read = urdf_import.parse_urdf, desktop_geometry.read_shape
+    monkeypatch.setattr(urdf_import, 'parse_urdf', lambda text: parses.append(text) or parse(text))
+    monkeypatch.setattr(desktop_geometry, 'read_shape',
+                        lambda chain: shapes.append(chain) or read(chain))
+    geometry = arm_from_description(urdf, base, tip)
+    assert isinstance(geometry, kind)
+    assert (len(parses), len(shapes)) == (1, 1)
+    assert geometry == arm_from_description(urdf, base, tip)  # the same arm every time

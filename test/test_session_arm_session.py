@@ -438,6 +438,9 @@ def test_without_an_arm_targets_are_answered_no_arm_description():
     answer = session.target('', 0.5, 0.3, SCARA_Z)
     assert answer.result.status is NodeStatus.NO_ARM_DESCRIPTION and answer.command is None
     assert answer.logs[0].text.startswith('NO_ARM_DESCRIPTION: ')
+    _, text, values = session.status(answer)  # its ik_status, with no solver to ask
+    assert text.startswith('NO_ARM_DESCRIPTION: no usable robot description yet')
+    assert dict(values)['status'] == 'NO_ARM_DESCRIPTION' and dict(values)['solver_status'] == ''
 
 
 # -- jogging --------------------------------------------------------------------------------
@@ -637,6 +640,22 @@ def test_checking_parameters_that_are_not_the_arms_reads_no_urdf(monkeypatch):
     assert reads == []
     assert session.check({'elbow': 'down'}) is None
     assert len(reads) == 1
+
+
+@pytest.mark.parametrize('arm', ['planar', 'desktop'])
+def test_a_session_reads_its_robot_description_once(monkeypatch, arm):
+    # Parsed into its chain once, and that chain alone gives the arm (a planar arm's text was
+    # parsed a second time to build its geometry).
+    from urdf_arms import DESKTOP_5
+    import two_bone_ik.arm.urdf_import as urdf_import
+    parses = []
+    parse = urdf_import.parse_urdf
+    monkeypatch.setattr(urdf_import, 'parse_urdf', lambda text: parses.append(text) or parse(text))
+    values = ({'robot_description': SCARA, 'base_frame': 'base_link'} if arm == 'planar' else
+              {'robot_description': DESKTOP_5, 'base_frame': 'base_link', 'tip_frame': 'tool'})
+    session = ArmSession(values, given=set(values), clock=SimClock())
+    assert session.solver is not None
+    assert parses == [values['robot_description']]
 
 
 def test_a_desktop_arms_approach_turns_with_the_twists_angular_velocity():

@@ -3,8 +3,8 @@
 The chain from ``base_frame`` to ``tip_frame`` (fixed joints anywhere, any origins) may hold 2
 to 5 moving revolute joints in one of these shapes, by their axes at zero readings:
 
-- ``planar``: two parallel axes (today's arms: :func:`two_bone_ik.arm.urdf_import.arm_from_urdf`,
-  whose tolerance stays 1e-9 rad);
+- ``planar``: two parallel axes (today's arms:
+  :func:`two_bone_ik.arm.urdf_import.planar_from_chain`, whose tolerance stays 1e-9 rad);
 - ``yaw + pair``: a yaw whose axis is perpendicular to the pair's two parallel axes;
 - ``pair + pitch``: three parallel axes (a planar wrist);
 - ``yaw + pair + pitch`` and ``yaw + pair + pitch + roll`` (the roll's axis perpendicular to the
@@ -30,8 +30,8 @@ from typing import Optional, Sequence, Tuple, Union
 
 from two_bone_ik.arm.chain import KinematicChain
 from two_bone_ik.arm.geometry import (
-    ArmGeometry, cross, dot, normalized, principal_plane_axes, Vector)
-from two_bone_ik.arm.urdf_import import arm_from_urdf, chain_from_urdf, UrdfError
+    ArmGeometry, cross, dot, JointRanges, normalized, principal_plane_axes, Vector)
+from two_bone_ik.arm.urdf_import import chain_from_urdf, planar_from_chain, UrdfError
 from two_bone_ik.solver.chain_kinematics import chain_pose
 from two_bone_ik.solver.desktop_model import (
     DesktopArm, PAIR_PITCH, YAW_PAIR, YAW_PAIR_PITCH, YAW_PAIR_PITCH_ROLL)
@@ -267,7 +267,11 @@ def desktop_arm_of(chain: KinematicChain, shape: str, lower, upper) -> DesktopAr
     ArmShapeError
         If the pair has no length or the tool point can lie on the wrist pitch axis.
     """
-    pose = chain.forward()
+    return _desktop_arm(chain, chain.forward(), shape, lower, upper)
+
+
+def _desktop_arm(chain: KinematicChain, pose, shape: str, lower, upper) -> DesktopArm:
+    """:func:`desktop_arm_of`, given the chain's pose at zero readings."""
     axes, points, tool = pose.axes, pose.points, pose.position
     frame = _frame(shape, axes, points, tool)
     origin, forward, up, normal = frame
@@ -322,7 +326,7 @@ def _nearest_tool(arm: DesktopArm) -> float:
 
 
 @dataclass(frozen=True)
-class DesktopGeometry:
+class DesktopGeometry(JointRanges):
     """A desktop arm as the node drives it. Lengths in m, angles in rad, velocities in rad/s.
 
     Build it with :func:`desktop_from_chain` (a URDF's chain) or
@@ -355,17 +359,6 @@ class DesktopGeometry:
     model: DesktopArm
     chain: KinematicChain
     axis_error: float
-
-    @property
-    def continuous(self) -> Tuple[bool, ...]:
-        """Per joint: unlimited on both sides."""
-        return tuple(lo == -math.inf and hi == math.inf
-                     for lo, hi in zip(self.lower_limits, self.upper_limits))
-
-    @property
-    def limited(self) -> bool:
-        """Whether any joint limit is finite."""
-        return any(math.isfinite(v) for v in self.lower_limits + self.upper_limits)
 
     @property
     def reach(self) -> Tuple[float, float]:
@@ -459,10 +452,17 @@ def desktop_from_chain(chain: KinematicChain, lower_limits: Sequence[float] = ()
         raise ArmShapeError(f'robot_description: the chain from {chain.base_frame} to '
                             f'{chain.tip_frame} is a planar pair '
                             f"({', '.join(chain.moving_names)}), not a desktop arm")
+    return _desktop_geometry(chain, shape, lower_limits, upper_limits)
+
+
+def _desktop_geometry(chain: KinematicChain, shape: str, lower_limits: Sequence[float],
+                      upper_limits: Sequence[float]) -> DesktopGeometry:
+    """Build the geometry of a chain :func:`read_shape` read as the desktop ``shape``."""
     lower, upper, velocity = _narrowed(chain, lower_limits, upper_limits)
-    arm = desktop_arm_of(chain, shape, lower, upper)
+    pose = chain.forward()
+    arm = _desktop_arm(chain, pose, shape, lower, upper)
     return DesktopGeometry(chain.moving_names, chain.base_frame, chain.tip_frame, shape, lower,
-                           upper, velocity, arm, chain, _axis_error(arm, chain.forward().axes))
+                           upper, velocity, arm, chain, _axis_error(arm, pose.axes))
 
 
 def arm_from_description(text: str, base_frame: str, tip_frame: str = '',
@@ -471,19 +471,21 @@ def arm_from_description(text: str, base_frame: str, tip_frame: str = '',
                          ) -> Union[ArmGeometry, DesktopGeometry]:
     """Return a URDF's arm: today's planar :class:`ArmGeometry`, or a :class:`DesktopGeometry`.
 
-    A chain with two moving joints goes through
-    :func:`~two_bone_ik.arm.urdf_import.arm_from_urdf` unchanged (its limits: 2 values, or
-    none for unlimited); any other through :func:`desktop_from_chain`.
+    The one reading of a description: parsed once into its chain
+    (:func:`~two_bone_ik.arm.urdf_import.chain_from_urdf`), its shape read once
+    (:func:`read_shape`), then the one geometry that shape needs: a chain with two moving
+    joints is the planar :func:`~two_bone_ik.arm.urdf_import.planar_from_chain` (its limits: 2
+    values, or none for unlimited), any other a desktop arm as :func:`desktop_from_chain`
+    builds it.
 
     Raises
     ------
     UrdfError
         If the description cannot be read or is not an arm of a known shape (one line).
     """
-    chain = chain_from_urdf(text, base_frame, tip_frame)
-    shape, used = read_shape(chain)
+    shape, chain = read_shape(chain_from_urdf(text, base_frame, tip_frame))
     if shape == 'planar':
         lower = tuple(lower_limits) or (-math.inf, -math.inf)
         upper = tuple(upper_limits) or (math.inf, math.inf)
-        return arm_from_urdf(text, base_frame, tip_frame, lower, upper)
-    return desktop_from_chain(chain, lower_limits, upper_limits)
+        return planar_from_chain(chain, lower, upper)
+    return _desktop_geometry(chain, shape, lower_limits, upper_limits)

@@ -85,8 +85,27 @@ def principal_plane_axes(axis: Sequence[float]) -> Tuple[str, Vector, Vector, Ve
     return plane, u_axis, v_axis, normal
 
 
+class JointRanges:
+    """What every arm's geometry says of its joint limits (planar pair and desktop arm alike).
+
+    Mixed into a class with ``lower_limits`` and ``upper_limits`` (per joint, in readings,
+    infinite where open).
+    """
+
+    @property
+    def continuous(self) -> Tuple[bool, ...]:
+        """Per joint: unlimited on both sides."""
+        return tuple(lo == -_INF and hi == _INF
+                     for lo, hi in zip(self.lower_limits, self.upper_limits))
+
+    @property
+    def limited(self) -> bool:
+        """Whether any joint limit is finite."""
+        return any(math.isfinite(v) for v in self.lower_limits + self.upper_limits)
+
+
 @dataclass(frozen=True)
-class ArmGeometry:
+class ArmGeometry(JointRanges):
     """A planar two-link arm as it sits in ``base_frame``, in its own joint convention.
 
     Build it with :meth:`from_config` (a hand-written configuration) or
@@ -156,17 +175,6 @@ class ArmGeometry:
         """Inner and outer reach radius ``(|l1 - l2|, l1 + l2)``, m (ignoring limits)."""
         l1, l2 = self.link_lengths
         return (abs(l1 - l2), l1 + l2)
-
-    @property
-    def continuous(self) -> Tuple[bool, bool]:
-        """Per joint: unlimited on both sides."""
-        return tuple(lo == -_INF and hi == _INF
-                     for lo, hi in zip(self.lower_limits, self.upper_limits))
-
-    @property
-    def limited(self) -> bool:
-        """Whether any joint limit is finite."""
-        return any(math.isfinite(v) for v in self.lower_limits + self.upper_limits)
 
     def solver_limits(self) -> Tuple[Tuple[float, float], Tuple[float, float]]:
         """Return the joint limits as solver angles ``((lo1, hi1), (lo2, hi2))``, rad."""

@@ -262,11 +262,6 @@ def _origin_values(joint):
             _finite(joint, 'origin rpy', rpy))
 
 
-def _origin(joint) -> np.ndarray:
-    """Return a joint's origin as a 4x4 transform in its parent's frame."""
-    return _matrix(*_origin_values(joint))
-
-
 def _check_type(joint, base_frame: str, tip_frame: str) -> None:
     """Refuse a prismatic, floating or planar joint on the chain, naming it."""
     if joint.type in _REFUSED:
@@ -312,17 +307,29 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     UrdfError
         If the description cannot be read or is not a planar two-link chain.
     """
-    robot = parse_urdf(text)
-    chain = _chain(robot, base_frame, tip_frame)
-    tip_frame = chain[-1].child if chain else base_frame
+    # One parse: the chain read, then the planar arm built from it (planar_from_chain).
+    return planar_from_chain(robot_chain(parse_urdf(text), base_frame, tip_frame),
+                             lower_limits, upper_limits)
+
+
+def _planar_joints(chain: KinematicChain) -> list:
+    """(joint, axis in base_frame, a point on the axis) of the chain's two moving joints.
+
+    A moving joint whose child is ``tip_frame`` only turns the tip frame and does not count.
+
+    Raises
+    ------
+    UrdfError
+        Unless exactly two joints move, with parallel axes.
+    """
+    base_frame, tip_frame = chain.base_frame, chain.tip_frame
     transform = np.eye(4)
-    movable = []  # (joint, axis in base_frame, a point on the axis)
-    for joint in chain:
-        transform = transform @ _origin(joint)
-        _check_type(joint, base_frame, tip_frame)
-        if joint.type not in _MOVABLE or joint.child == tip_frame:
-            continue
-        movable.append((joint, transform[:3, :3] @ _unit_axis(joint), transform[:3, 3].copy()))
+    movable = []
+    for joint in chain.joints:
+        transform = transform @ _matrix(joint.xyz, joint.rpy)
+        if joint.moving and joint.child != tip_frame:
+            movable.append((joint, transform[:3, :3] @ np.array(joint.axis),
+                            transform[:3, 3].copy()))
     names = [joint.name for joint, _, _ in movable]
     if len(movable) != 2:
         raise UrdfError(
@@ -330,7 +337,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
             f'{len(movable)} movable joint(s)'
             f"{' (' + ', '.join(names) + ')' if names else ''}; exactly 2 (revolute or "
             'continuous) are needed')
-    (joint1, axis1, point1), (joint2, axis2, point2) = movable
+    (joint1, axis1, _), (joint2, axis2, _) = movable
     skew = math.asin(min(1.0, float(np.linalg.norm(np.cross(axis1, axis2)))))
     if skew > PARALLEL_TOLERANCE:
         raise UrdfError(
@@ -338,7 +345,25 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
             f'{skew:.3g} rad apart; a '
             'planar arm needs them parallel (check the rpy of the joints before '
             f"'{joint2.name}': 3.14 is not pi)")
-    tip = transform[:3, 3]
+    return movable, transform[:3, 3]
+
+
+def planar_from_chain(chain: KinematicChain,
+                      lower_limits: Sequence[float] = (-math.inf, -math.inf),
+                      upper_limits: Sequence[float] = (math.inf, math.inf)) -> ArmGeometry:
+    """Build the planar arm of a chain :func:`robot_chain` read (see the module docstring).
+
+    ``chain`` runs from ``base_frame`` to ``tip_frame``; the limits narrow its own as in
+    :func:`arm_from_urdf`, which is this function on a URDF's text. A description whose shape
+    is not known yet is read once by
+    :func:`two_bone_ik.arm.desktop_geometry.arm_from_description`, which ends here for a pair.
+
+    Raises
+    ------
+    UrdfError
+        If the chain is not a planar two-link chain, or its limits or lengths are invalid.
+    """
+    ((joint1, axis1, point1), (joint2, axis2, point2)), tip = _planar_joints(chain)
     plane_name, u_axis, v_axis, normal = principal_plane_axes(tuple(axis1))
     normal = np.array(normal)
     shoulder = point1 + float(np.dot(tip - point1, normal)) * normal
@@ -356,10 +381,10 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
     directions = tuple(1 if float(np.dot(axis, normal)) > 0.0 else -1 for axis in (axis1, axis2))
     lower, upper, velocity = [], [], []
     for index, joint in enumerate((joint1, joint2)):
-        lo, hi, speed = _limits(joint)
-        lower.append(max(lo, float(lower_limits[index])))
-        upper.append(min(hi, float(upper_limits[index])))
-        velocity.append(speed)
+        lower.append(max(joint.lower, float(lower_limits[index])))
+        upper.append(min(joint.upper, float(upper_limits[index])))
+        velocity.append(joint.velocity)
+    base_frame = chain.base_frame
     try:
         # The arm's own validation: limits (order, magnitude), lengths, names.
         ArmConfig(link_lengths=(float(np.linalg.norm(link1)), float(np.linalg.norm(link2))),
@@ -375,7 +400,7 @@ def arm_from_urdf(text: str, base_frame: str, tip_frame: str = '',
         link_lengths=(float(np.linalg.norm(link1)), float(np.linalg.norm(link2))),
         zero_angles=(zero1, zero2), directions=directions,
         lower_limits=tuple(lower), upper_limits=tuple(upper), velocity_limits=tuple(velocity),
-        plane_name=plane_name + tilted, tip_frame=tip_frame)
+        plane_name=plane_name + tilted, tip_frame=chain.tip_frame)
 
 
 def arm_geometry(config: ArmConfig, robot_description: str = '',

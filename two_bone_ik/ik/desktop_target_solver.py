@@ -15,10 +15,8 @@ from typing import NamedTuple, Optional, Sequence, Tuple
 from two_bone_ik.arm.desktop_geometry import DesktopGeometry
 from two_bone_ik.common.number_text import number_text
 from two_bone_ik.ik.status import FROM_DESKTOP_STATUS, NodeStatus
-from two_bone_ik.ik.target_solver import describe_off_plane, describe_out_of_reach
-from two_bone_ik.ik.target_solver import describe_projected
-from two_bone_ik.ik.target_solver import describe_rejected, ON_TARGET_TOLERANCE, status_values
-from two_bone_ik.ik.target_solver import valid_position, within_tolerance_note
+from two_bone_ik.ik.target_checks import ArmTargetSolver, ON_TARGET_TOLERANCE
+from two_bone_ik.ik.target_texts import describe_out_of_reach, describe_rejected
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.desktop import Accept, DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
@@ -90,7 +88,7 @@ class DesktopTargetResult(NamedTuple):
         return self.solver_status is None
 
 
-class DesktopTargetSolver:
+class DesktopTargetSolver(ArmTargetSolver):
     """Solves targets for one desktop arm.
 
     Parameters
@@ -118,6 +116,8 @@ class DesktopTargetSolver:
         If ``elbow`` or the tolerance is invalid.
     """
 
+    _invalid_note = ', or its orientation is not a rotation'
+
     def __init__(self, geometry: DesktopGeometry, elbow: str = 'up',
                  allow_elbow_flip: bool = True, out_of_plane_tolerance: float = 0.001,
                  use_orientation: bool = False, approach_pitch: float = 0.0,
@@ -131,6 +131,10 @@ class DesktopTargetSolver:
                                      out_of_plane_tolerance, allow_reach_back)
         self._tolerance = out_of_plane_tolerance
         self.inner_reach, self.outer_reach = geometry.reach
+        self._plane = "arm's plane"
+        # An arm with a yaw turns its plane onto the target; one without says how far off it.
+        self._on_plane = (None if geometry.model.has_yaw
+                          else ON_TARGET_TOLERANCE * self.outer_reach)
 
     @classmethod
     def from_config(cls, config, geometry: DesktopGeometry) -> 'DesktopTargetSolver':
@@ -183,10 +187,9 @@ class DesktopTargetSolver:
             Rejected (``WRONG_FRAME``, ``INVALID_TARGET``: NaN readings) or solved.
         """
         position = (x, y, z)
-        if frame_id and frame_id != self.base_frame:
-            return self.rejected(NodeStatus.WRONG_FRAME, frame_id, position)
-        if not valid_position(x, y, z):
-            return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
+        refused = self.checked(frame_id, x, y, z)
+        if refused is not None:
+            return refused
         if previous is not None and (len(previous) != len(self.geometry.joint_names)
                                      or not all(map(math.isfinite, previous))):
             previous = None
@@ -204,26 +207,8 @@ class DesktopTargetSolver:
             sol.orientation_error, sol.status, frame_id, position, yaw_branch=sol.yaw_branch,
             roll_moved=sol.roll_moved, accepted=sol.accepted)
 
-    def describe(self, result: DesktopTargetResult) -> str:
-        """One line for a human, starting with the status name."""
-        status = result.status
-        if result.rejected:
-            line = describe_rejected(result, self.base_frame)
-            if status is NodeStatus.INVALID_TARGET:
-                line += ', or its orientation is not a rotation'
-            return line
-        if status is NodeStatus.OFF_PLANE:
-            return describe_off_plane(result, "arm's plane", self._tolerance,
-                                      result.solver_status)
-        if status is NodeStatus.PROJECTED:
-            return describe_projected(result, "arm's plane", self._tolerance)
-        if self.geometry.model.has_yaw:
-            return self._describe_solved(result)
-        return self._describe_solved(result) + within_tolerance_note(
-            result, "arm's plane", ON_TARGET_TOLERANCE * self.outer_reach)
-
     def _describe_solved(self, result: DesktopTargetResult) -> str:
-        """One line for a target solved or clamped (not rejected, not ``OFF_PLANE``)."""
+        """One line for a target solved or clamped (not rejected, ``OFF_PLANE``, ``PROJECTED``)."""
         status = result.status
         name = status.name
         pitch = ('' if math.isnan(result.approach_pitch)
@@ -262,15 +247,15 @@ class DesktopTargetSolver:
         return (f", orientation {number_text(result.orientation_error, 'rad')} from the asked "
                 'one (what the arm cannot turn is dropped)')
 
-    def values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
-        """Return the key/value pairs of the status message.
+    def _more_values(self, result: DesktopTargetResult) -> Tuple[Tuple[str, str], ...]:
+        """Return the key/value pairs after the planar arm's.
 
-        The planar arm's keys, the approach pitch (rad), ``use_orientation`` (``true`` /
+        The approach pitch (rad), ``use_orientation`` (``true`` /
         ``false``: whether the target's orientation was used), the yaw's branch (``facing``,
         ``back``; empty when rejected), whether the roll moved (``true``, ``false``) and, with
         ``use_orientation``, the orientation error (rad).
         """
-        pairs = status_values(result, result.solver_status) + (
+        pairs = (
             ('approach_pitch', f'{result.approach_pitch:.6f}'),
             ('use_orientation', 'true' if self.use_orientation else 'false'),
             ('yaw_branch', result.yaw_branch),

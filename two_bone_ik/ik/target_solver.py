@@ -15,22 +15,11 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
 from two_bone_ik.common.number_text import number_text
 from two_bone_ik.ik.status import FROM_IK_STATUS, NodeStatus
-from two_bone_ik.solver import IkInputError, IkStatus, MAX_MAGNITUDE, solve
+from two_bone_ik.ik.target_checks import ArmTargetSolver, ON_TARGET_TOLERANCE
+from two_bone_ik.ik.target_texts import describe_out_of_reach, describe_rejected
+from two_bone_ik.solver import IkInputError, IkStatus, solve
 
 _NAN = math.nan
-
-#: Tip-to-target distance, relative to the reach l1 + l2, within which a target counts as
-#: reached; the solver's exact solutions are within it, so only the off-plane part can break it.
-ON_TARGET_TOLERANCE = 1e-9
-
-#: A target further than this from ``base_frame``'s origin is ``INVALID_TARGET``, m (the
-#: solver's exact range: every arm answers such a target alike).
-MAX_TARGET_DISTANCE = MAX_MAGNITUDE
-
-
-def valid_position(x: float, y: float, z: float) -> bool:
-    """Whether a target can be solved: finite and within :data:`MAX_TARGET_DISTANCE`."""
-    return math.hypot(x, y, z) <= MAX_TARGET_DISTANCE  # False for NaN and infinities too
 
 
 class TargetResult(NamedTuple):
@@ -91,6 +80,11 @@ class TargetResult(NamedTuple):
         """The joint readings to command, rad, in the arm's joint order (NaN when rejected)."""
         return (self.q1, self.q2)
 
+    @property
+    def solver_status(self) -> Optional[IkStatus]:
+        """The solver's status (:attr:`ik_status`), as every arm's result names it."""
+        return self.ik_status
+
 
 def rejected_result(status: NodeStatus, frame_id: str, position,
                     frame_reason: str = '') -> TargetResult:
@@ -99,85 +93,7 @@ def rejected_result(status: NodeStatus, frame_id: str, position,
                         tuple(position), frame_reason)
 
 
-def describe_without_arm(result: TargetResult) -> str:
-    """One line for a target that came before any usable robot description."""
-    return (f'{result.status.name}: no usable robot description yet (waiting on the '
-            'robot_description topic); nothing commanded')
-
-
-def describe_rejected(result, base_frame: str) -> str:
-    """One line for a rejected target (``WRONG_FRAME``, ``NO_ARM_DESCRIPTION``, else invalid).
-
-    ``result`` is any target solver's result (``status``, ``frame_id``, ``position``).
-    """
-    name = result.status.name
-    if result.status is NodeStatus.WRONG_FRAME:
-        if result.frame_reason:
-            return (f"{name}: no transform from target frame '{result.frame_id}' into "
-                    f"base_frame '{base_frame}': {result.frame_reason}; nothing commanded")
-        return (f"{name}: target frame '{result.frame_id}' is not base_frame "
-                f"'{base_frame}'; transform targets into '{base_frame}' upstream")
-    if result.status is NodeStatus.NO_ARM_DESCRIPTION:
-        return describe_without_arm(result)
-    x, y, z = (number_text(c) for c in result.position)
-    return (f'{name}: target position ({x}, {y}, {z}) m is not finite, or more than '
-            f"{number_text(MAX_TARGET_DISTANCE, 'm')} from the origin of '{base_frame}'")
-
-
-def describe_out_of_reach(result, outer_reach: float) -> str:
-    """One line for ``OUT_OF_REACH``: how far beyond ``outer_reach`` (m) the target is."""
-    return (f"{result.status.name}: target {number_text(result.distance - outer_reach, 'm')} "
-            f"beyond reach ({number_text(outer_reach, 'm')}), arm stretched toward it")
-
-
-def describe_off_plane(result, plane: str, tolerance: float, solver_status) -> str:
-    """One line for ``OFF_PLANE``: how far off ``plane`` (its name) the target is.
-
-    ``solver_status`` is the solver's status of the projection (named unless it is
-    ``OFF_PLANE`` itself, as a desktop solver says).
-    """
-    why = '' if solver_status.name == 'OFF_PLANE' else f' ({solver_status.name})'
-    return (f"{result.status.name}: target {number_text(abs(result.off_plane), 'm', 4)} off "
-            f"the {plane}, beyond out_of_plane_tolerance ({number_text(tolerance, 'm')}); its "
-            f'projection commanded{why}')
-
-
-def describe_projected(result, plane: str, tolerance: float) -> str:
-    """One line for ``PROJECTED``: how far off ``plane`` (its name) the reached projection is."""
-    off = number_text(abs(result.off_plane), 'm', 4)
-    return (f'{result.status.name}: target {off} off the {plane}, within '
-            f"out_of_plane_tolerance ({number_text(tolerance, 'm')}): its projection reached, "
-            f'elbow {result.elbow}; the tip is {off} from the target')
-
-
-def within_tolerance_note(result, plane: str, on_plane: float) -> str:
-    """Return what a status text adds for a target off ``plane`` within the tolerance.
-
-    ``''`` for a target on the plane to rounding (``on_plane``, m).
-    """
-    if abs(result.off_plane) <= on_plane:
-        return ''
-    return (f" (the target {number_text(abs(result.off_plane), 'm', 4)} off the {plane}, "
-            'within out_of_plane_tolerance)')
-
-
-def status_values(result, solver_status) -> Tuple[Tuple[str, str], ...]:
-    """Return the status message's key/value pairs every arm has (distances in metres).
-
-    ``result`` is any target solver's result; ``solver_status`` its solver's status or None.
-    """
-    return (
-        ('code', str(int(result.status))),
-        ('status', result.status.name),
-        ('target_distance', f'{result.distance:.6f}'),
-        ('tip_error', f'{result.error:.6f}'),
-        ('elbow', result.elbow),
-        ('off_plane', f'{result.off_plane:.6f}'),
-        ('solver_status', solver_status.name if solver_status is not None else ''),
-    )
-
-
-class TargetSolver:
+class TargetSolver(ArmTargetSolver):
     """Solves targets for one arm.
 
     Parameters
@@ -247,10 +163,9 @@ class TargetSolver:
             solution, or the closest pose when the target cannot be reached exactly.
         """
         position = (x, y, z)
-        if frame_id and frame_id != self.base_frame:
-            return rejected_result(NodeStatus.WRONG_FRAME, frame_id, position)
-        if not valid_position(x, y, z):
-            return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
+        refused = self.checked(frame_id, x, y, z)
+        if refused is not None:
+            return refused
         o, a, b, n = self._origin, self._u, self._v, self._n
         dx, dy, dz = x - o[0], y - o[1], z - o[2]
         u = dx * a[0] + dy * a[1] + dz * a[2]
@@ -313,23 +228,7 @@ class TargetSolver:
         """Return a rejected outcome of this solver's kind (see :func:`rejected_result`)."""
         return rejected_result(status, frame_id, position, frame_reason)
 
-    def describe(self, result: TargetResult) -> str:
-        """One line for a human, starting with the status name.
-
-        Examples: ``'OUT_OF_REACH: target 0.120 m beyond reach (0.550 m), arm stretched
-        toward it'``, ``"WRONG_FRAME: target frame 'world' is not base_frame 'base_link'; ..."``.
-        """
-        status = result.status
-        if result.rejected:
-            return describe_rejected(result, self.base_frame)
-        if status is NodeStatus.OFF_PLANE:
-            return describe_off_plane(result, self._plane, self._tolerance, result.ik_status)
-        if status is NodeStatus.PROJECTED:
-            return describe_projected(result, self._plane, self._tolerance)
-        return self._describe_in_plane(result) + within_tolerance_note(result, self._plane,
-                                                                       self._on_plane)
-
-    def _describe_in_plane(self, result: TargetResult) -> str:
+    def _describe_solved(self, result: TargetResult) -> str:
         """One line for a target in the plane (or within the tolerance of it)."""
         status = result.status
         name = status.name
@@ -349,8 +248,3 @@ class TargetSolver:
             return (f'{name}: tip on the target with elbow {result.elbow}; elbow '
                     f'{self._elbow} would break a joint limit')
         return describe_rejected(result, self.base_frame)
-
-    @staticmethod
-    def values(result: TargetResult) -> Tuple[Tuple[str, str], ...]:
-        """Key/value pairs for the status message (distances in metres)."""
-        return status_values(result, result.ik_status)

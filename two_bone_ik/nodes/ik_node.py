@@ -30,29 +30,23 @@ Run it with ``ros2 run two_bone_ik two_bone_ik_node --ros-args --params-file X.y
 
 import sys
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped, Twist, TwistStamped
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.event_handler import PublisherEventCallbacks
-from rclpy.exceptions import InvalidTopicNameException
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, qos_profile_sensor_data, QoSProfile
-from rclpy.qos import ReliabilityPolicy
+from rclpy.qos import qos_profile_sensor_data
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, Float64MultiArray, String
+from std_msgs.msg import String
 from std_srvs.srv import Trigger
-from trajectory_msgs.msg import JointTrajectory
 
 from two_bone_ik.motion.pacer import Pacer
-from two_bone_ik.nodes.diagnostics import diagnostic_status
-from two_bone_ik.nodes.ik_messages import joint_trajectory, marker_array, marker_msg
+from two_bone_ik.nodes.ik_outputs import IkOutputs, LATCHED, log_lines, RELIABLE
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ik_parameters
-from two_bone_ik.nodes.parameters import parameter_overrides, ParameterError, SchemaNode
+from two_bone_ik.nodes.parameters import parameter_overrides, SchemaNode
 from two_bone_ik.nodes.parameters import warn_unknown_overrides
 from two_bone_ik.nodes.transforms import HeldTargets, node_transforms
 from two_bone_ik.session import ArmSession
-from visualization_msgs.msg import MarkerArray
+from two_bone_ik.session.marker_schedule import MarkerSchedule, MarkerTick
 
 NODE_NAME = 'two_bone_ik'
 
@@ -64,13 +58,6 @@ PACER_SWITCH_INTERVAL = 0.0005
 
 #: Most ik_markers arrays published per second (each carries everything: workspace, target, arm).
 MARKER_RATE = 10.0
-
-_RELIABLE = QoSProfile(depth=10, history=HistoryPolicy.KEEP_LAST,
-                       reliability=ReliabilityPolicy.RELIABLE,
-                       durability=DurabilityPolicy.VOLATILE)
-_LATCHED = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
-                      reliability=ReliabilityPolicy.RELIABLE,
-                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 class IkNode(SchemaNode):
@@ -94,28 +81,17 @@ class IkNode(SchemaNode):
         self._session = ArmSession(values, set(parameter_overrides(self)),
                                    trajectories=bool(values['trajectory_controller']),
                                    transform_lookup=self._transforms.lookup)
-        self._base_frame = values['base_frame']
-        self._clock = self.get_clock()
-        self._status_name = self.get_fully_qualified_name()
-        self._reachable_msgs = (Bool(data=False), Bool(data=True))
-        # One reused message per publishing thread: the executor's and the pacer's.
-        self._joint_msgs = {thread: JointState() for thread in ('executor', 'pacer')}
-        for joints in self._joint_msgs.values():
-            joints.header.frame_id = self._base_frame
-        self._create_outputs(values)
+        self._outputs = IkOutputs(self, values)
         self.add_on_set_parameters_callback(self._check_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
-        self._marker_messages = (None, ())  # (arm number, its marker messages)
-        self._markers_unwatched = False  # the marker timer rests until something subscribes
-        # Runs only while a picture is due and someone listens: every wake-up of the executor
-        # costs the node CPU and its targets latency, even with nothing to publish.
-        self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._publish_markers)
+        self._markers = MarkerSchedule()
+        self._marker_timer = self.create_timer(1.0 / MARKER_RATE, self._on_marker_timer)
         self.create_timer(DIAGNOSTICS_PERIOD, self._publish_diagnostics)
         self._held = HeldTargets(self, self._session, self._target_answer)
         topic = values['robot_description_topic']
         if not values['robot_description'] and topic:
             # As robot_state_publisher publishes it (and controller_manager reads it).
-            self.create_subscription(String, topic, self._on_description, _LATCHED)
+            self.create_subscription(String, topic, self._on_description, LATCHED)
         self._state_sub = None
         self._subscribe_to_measured_state()
         self.create_service(Trigger, '~/stop', self._on_stop)
@@ -124,65 +100,18 @@ class IkNode(SchemaNode):
         sys.setswitchinterval(PACER_SWITCH_INTERVAL)
         self._pacer = Pacer(self._on_tick, self._session.period, name='two_bone_ik_stream')
         if values['twist_stamped']:
-            self.create_subscription(TwistStamped, 'target_twist', self._on_twist, _RELIABLE)
+            self.create_subscription(TwistStamped, 'target_twist', self._on_twist, RELIABLE)
         else:
-            self.create_subscription(Twist, 'target_twist', self._on_unstamped_twist, _RELIABLE)
+            self.create_subscription(Twist, 'target_twist', self._on_unstamped_twist, RELIABLE)
         # Last, once everything the callback uses exists.
-        self.create_subscription(PoseStamped, 'target_pose', self._on_target, _RELIABLE,
+        self.create_subscription(PoseStamped, 'target_pose', self._on_target, RELIABLE,
                                  qos_overriding_options=QoSOverridingOptions
                                  .with_default_policies())
         warn_unknown_overrides(self)
         self._log(self._session.start_logs() + self._transforms.logs)
 
-    def _create_outputs(self, values) -> None:
-        # QoS of the command path can be overridden with the standard read-only parameters
-        # qos_overrides.<topic>.{publisher,subscription}.{depth,history,reliability,durability}.
-        self._joint_pub = None
-        if values['publish_joint_commands']:
-            self._joint_pub = self.create_publisher(
-                JointState, 'joint_commands', _RELIABLE,
-                qos_overriding_options=QoSOverridingOptions.with_default_policies())
-        self._position_pub = self._controller_publisher(
-            'position_controller', values['position_controller'], 'commands', Float64MultiArray)
-        self._trajectory_pub = self._controller_publisher(
-            'trajectory_controller', values['trajectory_controller'], 'joint_trajectory',
-            JointTrajectory)
-        # The reports go without rclpy's QoS event handlers: each is one more entity in every
-        # wait of the executor (every target pays for it), and a subscriber whose QoS does not
-        # match hears about it from its own side. The command outputs keep theirs.
-        quiet = PublisherEventCallbacks(use_default_callbacks=False)
-        self._reachable_pub = self.create_publisher(Bool, 'reachable', _LATCHED,
-                                                    event_callbacks=quiet)
-        self._status_pub = self.create_publisher(DiagnosticStatus, 'ik_status', _RELIABLE,
-                                                 event_callbacks=quiet)
-        self._motion_pub = self.create_publisher(DiagnosticStatus, 'motion_status', _RELIABLE,
-                                                 event_callbacks=quiet)
-        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', _RELIABLE,
-                                                      event_callbacks=quiet)
-        # Latched, so an RViz that starts later still gets the last picture.
-        self._marker_pub = self.create_publisher(MarkerArray, 'ik_markers', _LATCHED,
-                                                 event_callbacks=quiet)
-
-    def _controller_publisher(self, parameter, controller, topic, msg_type):
-        """Return a publisher on ``<controller>/<topic>``, or None without a controller name."""
-        if not controller:
-            return None
-        try:
-            return self.create_publisher(msg_type, f'{controller}/{topic}', _RELIABLE)
-        except (InvalidTopicNameException, ValueError) as error:
-            raise ParameterError(f'{parameter}: {controller!r} does not make a valid topic name '
-                                 f"({' '.join(str(error).split())})") from None
-
     def _log(self, lines) -> None:
-        # One call site per severity: rclpy refuses two severities from one line.
-        logger = self.get_logger()
-        for line in lines:
-            if line.severity == 'error':
-                logger.error(line.text)
-            elif line.severity == 'warning':
-                logger.warning(line.text)
-            else:
-                logger.info(line.text)
+        log_lines(self.get_logger(), lines)
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -196,15 +125,11 @@ class IkNode(SchemaNode):
 
     def _target_answer(self, answer) -> None:
         self._publish(answer.command, answer.trajectory, answer.wake, motion=answer.motion)
-        self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
+        self._outputs.reachable(answer.result.reachable)
         self._answer(answer)
 
     def _answer(self, answer) -> None:
-        # The status text costs more than the solve: build it only for someone.
-        if self._status_pub.get_subscription_count():
-            level, text, values = self._session.status(answer)
-            self._status_pub.publish(diagnostic_status(
-                level, self._status_name, text, self._base_frame, values))
+        self._outputs.status(answer, self._session.status)
         self._markers_due()
         self._log(answer.logs)
 
@@ -219,16 +144,12 @@ class IkNode(SchemaNode):
         answer = self._session.twist(frame_id, (linear.x, linear.y, linear.z),
                                      (angular.x, angular.y, angular.z))
         self._publish(None, None, answer.wake, motion=answer.motion)
-        self._reachable_pub.publish(self._reachable_msgs[answer.result.reachable])
+        self._outputs.reachable(answer.result.reachable)
         self._answer(answer)
         self._held.due()
 
     def _on_description(self, msg: String) -> None:
-        change = self._session.receive_description(msg.data)
-        self._publish(None, change.trajectory, change.wake)
-        self._subscribe_to_measured_state()
-        self._markers_due()
-        self._log(change.logs)
+        self._changed(self._session.receive_description(msg.data))
 
     def _subscribe_to_measured_state(self) -> None:
         """Read ``joint_states`` (once; from the start, planned motion or not).
@@ -264,7 +185,10 @@ class IkNode(SchemaNode):
         return SetParametersResult(successful=reason is None, reason=reason or '')
 
     def _apply_parameters(self, parameters) -> None:
-        change = self._session.apply({p.name: p.value for p in parameters})
+        self._changed(self._session.apply({p.name: p.value for p in parameters}))
+
+    def _changed(self, change) -> None:
+        """Act on a new arm or new parameters: publish, read the arm's state, redraw, log."""
         self._publish(None, change.trajectory, change.wake)
         self._subscribe_to_measured_state()
         self._markers_due()
@@ -275,29 +199,11 @@ class IkNode(SchemaNode):
     def _publish(self, command, trajectory, wake: bool, thread: str = 'executor',
                  motion=()) -> None:
         """Publish a command, a trajectory and motion statuses; start streaming (or checking)."""
-        if motion and self._motion_pub.get_subscription_count():
-            for level, text, values in map(self._session.motion_status, motion):
-                self._motion_pub.publish(diagnostic_status(
-                    level, self._status_name, text, self._base_frame, values))
-        if command is not None:
-            self._command(command, self._joint_msgs[thread])
-        if trajectory is not None and self._trajectory_pub is not None:
-            self._trajectory_pub.publish(joint_trajectory(trajectory.names, trajectory.points))
+        self._outputs.motion(motion, self._session.motion_status)
+        self._outputs.commands(command, trajectory, thread)
         if wake:
             self._pacer.set_period(self._session.period)
             self._pacer.wake()
-
-    def _command(self, command, joints: JointState) -> None:
-        position = list(command.position)
-        if self._joint_pub is not None:
-            if len(joints.name) != len(command.names) or tuple(joints.name) != command.names:
-                joints.name = list(command.names)
-            joints.header.stamp = self._clock.now().to_msg()
-            joints.position = position
-            joints.velocity = [] if command.velocity is None else list(command.velocity)
-            self._joint_pub.publish(joints)
-        if self._position_pub is not None:
-            self._position_pub.publish(Float64MultiArray(data=position))
 
     def _on_tick(self) -> bool:
         """Publish the next sample of the motion (pacer thread); return whether more follow."""
@@ -316,50 +222,22 @@ class IkNode(SchemaNode):
         return super().destroy_node()
 
     def _publish_diagnostics(self) -> None:
-        if self._markers_unwatched and self._marker_pub.get_subscription_count():
-            self._markers_unwatched = False
-            self._marker_timer.reset()  # a subscriber came for the picture
-        outputs = [pub for pub in (self._joint_pub, self._position_pub, self._trajectory_pub)
-                   if pub is not None]
-        reports = self._session.reports({pub.topic_name: pub.get_subscription_count()
-                                         for pub in outputs})
-        array = DiagnosticArray()
-        array.header.stamp = self.get_clock().now().to_msg()
-        array.status = [diagnostic_status(report.level, f'{self._status_name}: {report.name}',
-                                          report.message, self._base_frame, report.values)
-                        for report in reports]
-        self._diagnostics_pub.publish(array)
+        if self._markers.subscriber_came(self._outputs.marker_subscribers()):
+            self._marker_timer.reset()
+        self._outputs.diagnostics(self._session.reports(self._outputs.command_subscribers()))
 
     def _markers_due(self) -> None:
-        """Publish the picture within one marker period, if someone listens.
-
-        The timer rests while no picture is due, and while nobody listens (then this costs a
-        target nothing: the diagnostics timer wakes it when a subscriber comes).
-        """
-        if (not self._markers_unwatched and self._session.picture_due
-                and self._marker_timer.is_canceled()):
+        """Publish the picture within one marker period, if someone listens."""
+        if self._markers.start(self._session.picture_due, self._marker_timer.is_canceled()):
             self._marker_timer.reset()
 
-    def _publish_markers(self) -> None:
-        """Publish the picture if it changed and someone listens; then rest until it changes.
-
-        Without a subscriber nothing is built and the timer rests with the picture still due:
-        the diagnostics timer wakes it when a subscriber comes.
-        """
-        if not self._session.picture_due:
+    def _on_marker_timer(self) -> None:
+        """Publish the picture if it changed and someone listens; then rest until it changes."""
+        if self._markers.tick(self._session.picture_due,
+                              self._outputs.marker_subscribers()) is MarkerTick.REST:
             self._marker_timer.cancel()
-            return
-        if not self._marker_pub.get_subscription_count():
-            self._markers_unwatched = True
-            self._marker_timer.cancel()
-            return
-        picture = self._session.picture()
-        stamp = self.get_clock().now().to_msg()
-        if self._marker_messages[0] != picture.arm:
-            self._marker_messages = (picture.arm, [marker_msg(shape, self._base_frame, stamp)
-                                                   for shape in picture.arm_shapes])
-        self._marker_pub.publish(marker_array(picture.target_shapes, self._base_frame, stamp,
-                                              self._marker_messages[1]))
+        else:
+            self._outputs.markers(self._session.picture())
 
     @property
     def session(self) -> ArmSession:

@@ -30,7 +30,8 @@ from two_bone_ik.ik.markers import arm_shapes, obstacle_shapes, Shape, target_sh
 from two_bone_ik.ik.markers import turning_shapes
 from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
 from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
-from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
+from two_bone_ik.ik.target_solver import rejected_result, TargetSolver
+from two_bone_ik.ik.target_texts import describe_without_arm, status_values
 from two_bone_ik.motion.limits import check_command_rate, check_planner_available
 from two_bone_ik.motion.limits import initial_positions_for, MotionLimits
 from two_bone_ik.motion.trajectory import MotionError
@@ -457,7 +458,8 @@ class ArmSession:
         """Return the ``ik_status`` of a target or twist: level, message, (key, value) pairs."""
         result = answer.result
         solver = self.solver
-        values = (solver or TargetSolver).values(result) + (
+        values = (solver.values(result) if solver is not None  # else no arm yet
+                  else status_values(result, result.solver_status)) + (
             ('moving', 'true' if answer.moving else 'false'),
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values() + (
             self.arrival_values(result))
