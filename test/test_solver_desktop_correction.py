@@ -49,7 +49,9 @@ def test_two_steps_at_most_put_the_tool_point_on_the_target(wanted):
         assert sol.reachable
         assert np.linalg.norm(oracle.tool(sol.readings) - target) <= 1e-9 * solver.reach
         corrected += bool(calls)
-        assert len(calls) <= 3  # the tool point at the ideal pose, after each step
+        # The tool point at the ideal pose, after each step; a moved roll may try a second
+        # roll of its stretch (the first, by its end, leaving the yaw too little leverage).
+        assert len(calls) <= (6 if sol.roll_moved else 3)
     assert corrected == 150 and not general
 
 

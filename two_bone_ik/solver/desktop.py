@@ -54,8 +54,9 @@ from two_bone_ik.solver.desktop_pitch import ELBOW, limit_circle_joints, limit_c
 from two_bone_ik.solver.desktop_pitch import pitch_boundaries, pitch_limit_angles, SHOULDER
 from two_bone_ik.solver.desktop_results import (
     DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
-    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_STEP, PITCH_TOLERANCE, ROLL_STEP,
+    ON_TARGET, ON_TARGET_TOLERANCE, PITCH_STEP, PITCH_TOLERANCE,
     SIDE_TOLERANCE, TIE_TOLERANCE)
+from two_bone_ik.solver.desktop_roll import roll_ends, RollGeometry, RollTarget, stretch_trials
 from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 
 _TAU = 2.0 * math.pi
@@ -105,6 +106,7 @@ class _Attempt(NamedTuple):
     tool: ToolAtRoll
     back: bool
     moved: bool
+    corrected: Optional[tuple] = None  # the quick correction's result, when already run
 
 
 def _canonical_limits(zero: float, direction: int, lower: float, upper: float):
@@ -197,9 +199,15 @@ class DesktopSolver:
                        if not self._ideal and arm.has_yaw and arm.has_pitch else None)
         #: How far inside its limits (rad) a moved roll puts the yaw: room for the correction.
         self._yaw_margin = max(1e-9, 100.0 * arm.model_error / self.reach)
+        #: How far inside a stretch of reaching rolls a moved roll goes first (rad): room for
+        #: the correction, and a pose not pinched between two boundaries.
+        self._roll_margin = max(1e-6, 100.0 * arm.model_error / self.reach)
         i4 = self._indices[4]
         #: Whether a position-only target may move the roll (it has room to move).
         self._roll_free = i4 is not None and lower[i4] < upper[i4]
+        self._roll_geometry = RollGeometry(
+            arm, self._circles, self._pitch_angles, self._yaw_limits_inside()
+            ) if self._roll_free else None
         # What the Newton correction moves (see _unknowns).
         self._newton_joints = tuple(i for i in self._indices[:4] if i is not None)
         self._free_moves = tuple((i, ((i, 1.0),)) for i in self._newton_joints)
@@ -292,8 +300,8 @@ class DesktopSolver:
 
     def _fast_back(self, x, y, z, lateral, previous, roll) -> Optional[_Facing]:
         """Return the yaw reaching back when the yaw cannot face the target at any roll."""
-        if not self.allow_reach_back or self._roll_free and self._roll_candidates(
-                x, y, z, roll, False, False)[1]:
+        if not self.allow_reach_back or self._roll_free and self._yaw_crossings(
+                x, y, z, False):
             return None
         return self._back(x, y, z, lateral, previous)
 
@@ -470,8 +478,8 @@ class DesktopSolver:
         readings = self._readings(facing, plane, attempt.roll, previous)
         point, error = (x, y, z), 0.0
         if not self._ideal:
-            corrected = self._quick_correction(x, y, z, readings, facing, plane, attempt.tool,
-                                               None, 0.0)
+            corrected = attempt.corrected or self._quick_correction(
+                x, y, z, readings, facing, plane, attempt.tool, None, 0.0)
             if corrected is None:  # the general correction decides (rare)
                 solution = self._finish(x, y, z, previous, facing, plane, attempt.roll,
                                         attempt.tool, facing.u - su, facing.v - sv, None,
@@ -570,101 +578,53 @@ class DesktopSolver:
                     ) -> Optional['_Attempt']:
         """Return an exact pose with the roll moved (class (b) or (d)), or None.
 
-        The rolls tried, nearest the held one first (:meth:`_roll_candidates`): each decides
-        one way a roll can bring the target into reach. The first with an exact pose.
-        ``yaw_fits``: whether the yaw fits its limits at the held roll (if not, only a roll
-        that brings it within them can help: those where it just fits and the middle of each
-        stretch of rolls where it fits are tried; else also every :data:`ROLL_STEP`).
+        The roll nearest the held one at which a pose reaches the target: the roll's range
+        (within half a turn of ``held``) cut where reachability may change
+        (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), each stretch tried from its end
+        nearest ``held``, nearest stretches first. ``yaw_fits``: whether the yaw fits its
+        limits at the held roll (if not and no roll brings it to a limit, none can help).
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
-        candidates, crossings = self._roll_candidates(x, y, z, held, back, yaw_fits)
-        if not yaw_fits and not crossings:
+        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
             return None  # the yaw fits at no roll: the sideways swing never brings it in
-        steps = self._roll_steps(x, y, z, held, back) if yaw_fits else ()
-        tried = set()
-        for rolls in (candidates, steps):  # (the steps lazily: only when needed)
-            for roll in rolls:
-                if roll in tried:
-                    continue
-                tried.add(roll)
-                attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
-                                        back)
-                if self._exact(attempt):
-                    return attempt._replace(moved=True)
-        return None
-
-    def _roll_steps(self, x, y, z, held, back) -> Iterator[float]:
-        """Yield the rolls :data:`ROLL_STEP` apart from ``held`` in its limits, nearest first.
-
-        Tried after :meth:`_roll_candidates`: a target those miss is found on this grid when
-        the rolls that reach it span more than a step. Rolls at which the yaw facing the
-        target (or turned back) would leave its limits are passed over.
-        """
         index = self._indices[4]
         low = max(self.arm.lower_limits[index], held - math.pi)
         high = min(self.arm.upper_limits[index], held + math.pi)
-        for k in range(1, int(math.pi / ROLL_STEP) + 1):
-            for sign in (1.0, -1.0):
-                roll = held + sign * k * ROLL_STEP
-                if low <= roll <= high and self._yaw_fits(x, y, z, roll, back):
-                    yield roll
-
-    def _yaw_fits(self, x, y, z, roll, back) -> bool:
-        """Return whether the yaw facing the target (or back) at ``roll`` fits its limits."""
-        arm = self.arm
-        if arm.upper_limits[0] - arm.lower_limits[0] >= _TAU:
-            return True
-        lateral = self._tool(roll).lateral
         hu, hn = self._horizontal(x, y, z)
-        rho2 = hu * hu + hn * hn
-        if rho2 < lateral * lateral:
-            return False
-        u = math.sqrt(rho2 - lateral * lateral) * (-1.0 if back else 1.0)
-        yaw = math.atan2(lateral * hu - u * hn, u * hu + lateral * hn)
-        return fit_reading(arm.directions[0] * yaw, arm.lower_limits[0],
-                           arm.upper_limits[0]) is not None
+        o, w = self.arm.origin, self.arm.up
+        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
+        ends = roll_ends(self._roll_geometry, RollTarget(hu, hn, dv, back), low, high)
+        fallback = None  # the first exact pose the quick correction gave up on
+        for trials in stretch_trials(ends, held, self._roll_margin):
+            for roll in trials:
+                attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
+                                        back)
+                if not self._exact(attempt):
+                    continue
+                attempt = attempt._replace(moved=True)
+                if self._ideal or self._quick is None:
+                    return attempt
+                readings = self._readings(attempt.facing, attempt.plane, roll, previous)
+                corrected = self._quick_correction(x, y, z, readings, attempt.facing,
+                                                   attempt.plane, attempt.tool, None, 0.0)
+                if corrected is not None:
+                    return attempt._replace(corrected=corrected)
+                fallback = fallback or attempt
+        return fallback
 
-    def _roll_candidates(self, x, y, z, held, back, yaw_fits) -> Tuple[List[float], bool]:
-        """Return the rolls (rad) to try, within the roll's limits, nearest ``held`` first.
-
-        The roll turns the tool point about the roll axis: sideways (so the yaw that faces
-        the target turns) and in the plane (so the tool reaches farther or nearer). Tried:
-        the rolls that put the faced yaw just inside one of its limits (by
-        :attr:`_yaw_margin`), those where the tool reaches farthest and nearest, those where
-        it is farthest to each side, and the roll's limits. Also returns whether some roll
-        puts the yaw on one of its limits (else it fits at every roll or at none).
-        """
-        arm = self.arm
-        index = self._indices[4]
-        a, b, c = arm.tool
-        rolls, crossings = [], False
-        swing, centre = math.hypot(b[2], c[2]), math.atan2(c[2], b[2])
-        lateral = arm.wrist_lateral + a[2]
-        for limit in self._yaw_limits_inside():
-            (hu, hn), yaw = self._horizontal(x, y, z), arm.directions[0] * limit
-            needed = hu * math.sin(yaw) + hn * math.cos(yaw)
+    def _yaw_crossings(self, x, y, z, back) -> bool:
+        """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
+        geometry = self._roll_geometry
+        target = RollTarget(*self._horizontal(x, y, z), 0.0, back)
+        hu, hn = target.hu, target.hn
+        for yaw in geometry.yaw_angles:
             ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
-            if swing > 0.0 and ahead != back and abs(needed - lateral) <= swing:
-                spread = math.acos((needed - lateral) / swing)
-                rolls += [centre + spread, centre - spread]
-                crossings = True
-        along = (b[0], b[1]) if math.hypot(b[0], b[1]) >= math.hypot(c[0], c[1]) else (c[0], c[1])
-        extreme = math.atan2(c[0] * along[0] + c[1] * along[1], b[0] * along[0] + b[1] * along[1])
-        if yaw_fits:
-            rolls += [extreme, extreme + math.pi, centre, centre + math.pi,
-                      arm.lower_limits[index], arm.upper_limits[index]]
-        fitted = set()
-        for roll in rolls:
-            if math.isfinite(roll):
-                roll = fit_reading(roll, arm.lower_limits[index], arm.upper_limits[index], held)
-                if roll is not None and roll != held:
-                    fitted.add(roll)
-        if crossings and not yaw_fits:  # the middle of each stretch where the yaw fits
-            ends = sorted(fitted)
-            fitted.update(middle for middle in (0.5 * (a + b) for a, b in zip(ends, ends[1:]))
-                          if self._yaw_fits(x, y, z, middle, back))
-        return sorted(fitted, key=lambda roll: abs(roll - held)), crossings
+            needed = hu * math.sin(yaw) + hn * math.cos(yaw)
+            if geometry.swing > 0.0 and ahead != back and \
+                    abs(needed - geometry.lateral) <= geometry.swing:
+                return True
+        return False
 
     def _yaw_limits_inside(self) -> Tuple[float, ...]:
         """Return the yaw's finite limits moved inside by the margin a correction needs, rad."""
@@ -726,7 +686,7 @@ class DesktopSolver:
                 sol = solve(du, dv, *self.arm.link_lengths, branch, self._pair_limits, False,
                             previous_q)
                 if sol.status is _REACHED and _on_side(sol.q2, branch):
-                    yield attempt._replace(plane=_Plane(
+                    yield attempt._replace(corrected=None, plane=_Plane(
                         sol.q1, sol.q2, None, _branch_status(branch, preferred), branch, _NAN,
                         du, dv))
             return
@@ -741,7 +701,7 @@ class DesktopSolver:
                 pose = self._pose_at(du, dv, attempt.tool, phi, branch, previous_q,
                                      previous_pitch)
                 if pose is not None:
-                    yield attempt._replace(plane=_Plane(
+                    yield attempt._replace(corrected=None, plane=_Plane(
                         *pose, _branch_status(branch, preferred), branch, _pitch_angle(phi),
                         du, dv))
 
