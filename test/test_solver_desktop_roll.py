@@ -76,3 +76,28 @@ def test_stretches_are_tried_nearest_the_held_roll_first():
     assert [t[0] for t in trials] == [pytest.approx(0.6 + 1e-6), pytest.approx(0.5 - 1e-6),
                                       pytest.approx(-1.0 - 1e-6)]
     assert trials[0][-1] == pytest.approx(1.3)  # then the middle
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_every_zero_of_the_boundary_functions_is_an_end(seed):
+    # A dense scan of every tangency and corner function (2e-4 rad apart, far finer than the
+    # sampling) finds no sign change that is not next to an end: zero pairs closer together
+    # than the sampling (a function dipping through zero between two samples) included.
+    rng = np.random.default_rng(60 + seed)
+    arm = random_desktop_arm(rng, SHAPE)
+    geometry = _geometry(arm)
+    solver = DesktopSolver(geometry.model)
+    model = geometry.model
+    rolls = np.linspace(-math.pi, math.pi, 31417)
+    _, targets = _fk_sampled(rng, geometry, 6)
+    for target in targets:
+        hu, hn = solver._horizontal(*target)
+        dv = float(np.dot(np.subtract(target, model.origin), model.up)) - model.shoulder[1]
+        for back in (False, True):
+            roll_target = RollTarget(float(hu), float(hn), dv, back)
+            ends = np.array(roll_ends(solver._roll_geometry, roll_target, -math.pi, math.pi))
+            values = solver._roll_geometry.functions(roll_target, rolls)
+            with np.errstate(invalid='ignore'):
+                change = values[:, :-1] * values[:, 1:] < 0.0
+            for column in np.unique(np.nonzero(change)[1]):
+                assert np.abs(ends - rolls[column]).min() <= 4e-4, (rolls[column], back)

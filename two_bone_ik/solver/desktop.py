@@ -594,7 +594,8 @@ class DesktopSolver:
         hu, hn = self._horizontal(x, y, z)
         o, w = self.arm.origin, self.arm.up
         dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
-        ends = roll_ends(self._roll_geometry, RollTarget(hu, hn, dv, back), low, high)
+        ends = roll_ends(self._roll_geometry, RollTarget(float(hu), float(hn), float(dv), back),
+                         low, high)
         fallback = None  # the first exact pose the quick correction gave up on
         for trials in stretch_trials(ends, held, self._roll_margin):
             for roll in trials:

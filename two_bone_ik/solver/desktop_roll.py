@@ -36,15 +36,23 @@ from two_bone_ik.solver.desktop_model import DesktopArm
 #: Samples of the tangency and corner functions per turn of the roll (the brackets' width).
 SAMPLES_PER_TURN = 64
 
-#: Refinement steps (false position, Illinois): a bracket shrinks to rounding in far fewer.
-REFINE_STEPS = 60
+#: Most refinement steps (false position, Illinois): a bracket shrinks to :data:`PRECISION`
+#: in far fewer.
+REFINE_STEPS = 40
+
+#: Width (rad) to which a bracket is refined: far below the margin a moved roll keeps from
+#: its stretch's end (:func:`stretch_trials`).
+PRECISION = 1e-10
 
 #: Golden-section steps that locate a sampled extremum (the bracket shrinks 0.618 a step).
-EXTREMUM_STEPS = 40
+EXTREMUM_STEPS = 24
 
 #: How far inside a stretch's end (rad, times the first margin) the roll is tried, in turn: see
 #: :func:`stretch_trials`.
 END_MARGINS = (1.0, 10.0, 100.0, 1e3, 1e4)
+
+#: Extra samples by each end of a stretch where the yaw faces the target, as fractions of it.
+EDGE_SAMPLES = (1e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
 _TAU = 2.0 * math.pi
@@ -98,6 +106,13 @@ class RollGeometry:
         self.pitch_angles = np.array(pitch_angles, dtype=float)
         self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
         self.equations = len(self.circles) + len(self.pitch_angles)
+        self.pairs = self._pairs(self.equations)
+        # Plain-float copies for the scalar twin.
+        self.tool_rows = tuple(tuple(float(v) for v in row) for row in (a, b, c))
+        self.circle_rows = tuple(tuple(float(v) for v in row) for row in self.circles)
+        self.pitch_rows = tuple(float(v) for v in self.pitch_angles)
+        self.pair_rows = tuple(zip(*(v.tolist() for v in self.pairs))) if \
+            self.equations > 1 else ()
 
     def lateral_at(self, roll: np.ndarray) -> np.ndarray:
         """Return the tool point's offset from the yaw axis along the normal at rolls (rad), m."""
@@ -109,62 +124,114 @@ class RollGeometry:
         ``cos(phi - base) = cosine`` holds at the equation's roots; NaN where the yaw cannot
         face the target or the equation does not depend on phi.
         """
-        roll = np.asarray(roll, dtype=float)
         cos_r, sin_r = np.cos(roll), np.sin(roll)
         (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool
         tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
-        l3, beta = np.hypot(tu, tv), np.arctan2(tv, tu) - self.zero_sum
-        lateral = self.lateral_at(roll)
-        rho2 = target.hu * target.hu + target.hn * target.hn
+        l3 = np.hypot(tu, tv)
+        lateral = self.lateral + self.swing * np.cos(roll - self.centre)
         with np.errstate(invalid='ignore'):
-            u = np.sqrt(rho2 - lateral * lateral)
-        su, sv = self.shoulder
-        du = (-u if target.back else u) - su
-        dv = np.full(roll.shape, target.dv)
+            u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
+        du = (-u if target.back else u) - self.shoulder[0]
+        dv = target.dv
         circles = self.circles
-        pu = np.concatenate((du[None] - circles[:, :1], np.broadcast_to(
-            du, (len(self.pitch_angles),) + du.shape)))
-        pv = np.concatenate((dv[None] - circles[:, 1:2], np.broadcast_to(
-            dv, (len(self.pitch_angles),) + dv.shape)))
-        radius = np.concatenate((circles[:, 2], np.full(len(self.pitch_angles), self.l1)))
-        kappa = beta[None] + self.pitch_angles[:, None]
-        mu_u, mu_v = l3[None] + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
-        m = np.concatenate((np.broadcast_to(l3, (len(circles),) + l3.shape),
-                            np.hypot(mu_u, mu_v)))
-        mu = np.concatenate((np.zeros((len(circles),) + l3.shape), np.arctan2(mu_v, mu_u)))
-        p = np.hypot(pu, pv)
+        pu, pv = du - circles[:, :1], dv - circles[:, 1:2]
+        p2 = pu * pu + pv * pv
         with np.errstate(divide='ignore', invalid='ignore'):
-            cosine = ((p - radius[:, None]) * (p + radius[:, None]) + m * m) / (2.0 * m * p)
-        cosine = np.where(np.isfinite(cosine), cosine, np.nan)
-        return cosine, np.arctan2(pv, pu) - mu
+            cosine = (p2 - circles[:, 2:] ** 2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
+            base = np.arctan2(pv, pu)
+            if self.pitch_angles.size:
+                kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
+                mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
+                m2 = mu_u * mu_u + mu_v * mu_v
+                d2 = du * du + dv * dv
+                pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
+                cosine = np.concatenate((cosine, pitch))
+                base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
+        return np.where(np.isfinite(cosine), cosine, np.nan), base
 
     def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
-        """Every tangency and corner function at every roll, shape (2K + 2K K, M).
+        """Every tangency and corner function at every roll, shape (2K + K (K - 1), M).
 
-        Rows ``2k``, ``2k + 1``: ``cosine_k - 1``, ``cosine_k + 1``; row ``2K + (2j + s) K + k``:
-        ``cosine_k - cos(phi_js - base_k)``, ``phi_j0``, ``phi_j1`` the roots of equation j
-        (NaN where it has none, and for k = j).
+        Rows ``2k``, ``2k + 1``: ``cosine_k - 1``, ``cosine_k + 1``; then, per pair j < k of
+        equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
+        ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
         """
-        cosine, base = self.cosines(target, roll)
+        cosine, base = self.cosines(target, np.asarray(roll, dtype=float))
         k = cosine.shape[0]
-        tangency = np.stack((cosine - 1.0, cosine + 1.0), axis=1).reshape(2 * k, -1)
+        first, second, sign = self.pairs
         with np.errstate(invalid='ignore'):
+            tangency = np.stack((cosine - 1.0, cosine + 1.0), axis=1).reshape(2 * k, -1)
             spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
-        roots = np.stack((base + spread, base - spread), axis=1).reshape(2 * k, -1)
-        corner = cosine[None, :, :] - np.cos(roots[:, None, :] - base[None, :, :])
-        own = np.repeat(np.arange(k), 2)
-        corner[np.arange(2 * k), own] = np.nan
-        return np.concatenate((tangency, corner.reshape(2 * k * k, -1)))
+            phi = base[first] + sign[:, None] * spread[first]
+            corner = cosine[second] - np.cos(phi - base[second])
+        return np.concatenate((tangency, corner))
 
-    def closed_form_ends(self, target: RollTarget) -> List[float]:
-        """Return the rolls (rad) where the yaw starts or stops facing or fitting its limits."""
+    @staticmethod
+    def _pairs(k: int):
+        """(j, k, sign) of every corner row: pairs j < k, each root of j."""
+        pairs = [(j, other, s) for j in range(k) for other in range(j + 1, k)
+                 for s in (1.0, -1.0)]
+        if not pairs:
+            return np.zeros(1, int), np.zeros(1, int), np.ones(1)
+        first, second, sign = (np.array(v) for v in zip(*pairs))
+        return first, second, sign
+
+    def equation(self, target: RollTarget, roll: float, index: int):
+        """Return (cosine, base) of one boundary equation at one roll (plain floats).
+
+        The scalar twin of :meth:`cosines` (NaN cosine where it is undefined), for refining.
+        """
+        cos_r, sin_r = math.cos(roll), math.sin(roll)
+        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool_rows
+        tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
+        l3 = math.hypot(tu, tv)
+        lateral = self.lateral + self.swing * math.cos(roll - self.centre)
+        u2 = target.hu * target.hu + target.hn * target.hn - lateral * lateral
+        if u2 < 0.0:
+            return math.nan, 0.0
+        u = math.sqrt(u2)
+        du, dv = (-u if target.back else u) - self.shoulder[0], target.dv
+        count = len(self.circle_rows)
+        if index < count:
+            eu, ev, radius = self.circle_rows[index]
+            pu, pv = du - eu, dv - ev
+            p2 = pu * pu + pv * pv
+            m2, mu = l3 * l3, 0.0
+        else:
+            kappa = math.atan2(tv, tu) - self.zero_sum + self.pitch_rows[index - count]
+            mu_u, mu_v = l3 + self.l2 * math.cos(kappa), -self.l2 * math.sin(kappa)
+            pu, pv, p2, radius = du, dv, du * du + dv * dv, self.l1
+            m2, mu = mu_u * mu_u + mu_v * mu_v, math.atan2(mu_v, mu_u)
+        if m2 == 0.0 or p2 == 0.0:
+            return math.nan, 0.0
+        return (p2 - radius * radius + m2) / (2.0 * math.sqrt(m2 * p2)), math.atan2(pv, pu) - mu
+
+    def function(self, target: RollTarget, roll: float, row: int) -> float:
+        """Return one row of :meth:`functions` at one roll (plain floats)."""
+        k = self.equations
+        if row < 2 * k:
+            cosine, _ = self.equation(target, roll, row // 2)
+            return cosine - (1.0 if row % 2 == 0 else -1.0)
+        first, second, sign = self.pair_rows[row - 2 * k]
+        cosine, base = self.equation(target, roll, first)
+        if not -1.0 <= cosine <= 1.0:
+            return math.nan
+        phi = base + sign * math.acos(cosine)
+        other, other_base = self.equation(target, roll, second)
+        return other - math.cos(phi - other_base)
+
+    def closed_form_ends(self, target: RollTarget, yaw_limits: bool) -> List[float]:
+        """Return the rolls (rad) where the yaw starts or stops facing the target.
+
+        With ``yaw_limits``: where the yaw facing it meets one of its limits instead.
+        """
         swing = self.swing
         if swing == 0.0:
             return []
         ends = []
         rho = math.hypot(target.hu, target.hn)
-        needed = [rho, -rho]
-        for yaw in self.yaw_angles:
+        needed = [] if yaw_limits else [rho, -rho]
+        for yaw in self.yaw_angles if yaw_limits else ():
             ahead = target.hu * math.cos(yaw) - target.hn * math.sin(yaw) > 0.0
             if ahead != target.back:
                 needed.append(target.hu * math.sin(yaw) + target.hn * math.cos(yaw))
@@ -182,28 +249,68 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
 
     ``low`` and ``high`` are among them. See the module docstring.
     """
-    ends = [low, high]
-    for end in geometry.closed_form_ends(target):
-        base = end + _TAU * math.ceil((low - end) / _TAU)
-        ends.extend(r for r in (base, base + _TAU) if low <= r <= high)
+    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
+    ends = [low, high] + facing + _in_window(geometry.closed_form_ends(target, True), low, high)
     if geometry.equations and high > low:
-        ends.extend(_function_zeros(geometry, target, low, high))
+        cuts = sorted({low, high, *facing})
+        for start, end in zip(cuts, cuts[1:]):
+            middle = 0.5 * (start + end)
+            lateral = geometry.lateral + geometry.swing * math.cos(middle - geometry.centre)
+            if end - start > 2.0 * PRECISION and \
+                    target.hu ** 2 + target.hn ** 2 >= lateral * lateral:
+                ends.extend(_function_zeros(geometry, target, start, end))
     return sorted(set(ends))
+
+
+def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
+    """Return the rolls (rad) moved by whole turns into [low, high], each way that fits."""
+    out = []
+    for roll in rolls:
+        base = roll + _TAU * math.ceil((low - roll) / _TAU)
+        out.extend(r for r in (base, base + _TAU) if low <= r <= high)
+    return out
 
 
 def _function_zeros(geometry: RollGeometry, target: RollTarget, low: float, high: float
                     ) -> List[float]:
-    """Every zero of the tangency and corner functions in [low, high], rad."""
+    """Every zero of the tangency and corner functions in [low, high], rad.
+
+    [low, high] is a stretch where the yaw faces the target: its functions are defined on it
+    (they change like a square root near its ends, where the target meets the yaw's reach
+    sideways: the samples crowd toward the ends there). The tangencies first: a corner
+    function is defined only where its equation has roots, i.e. up to a tangency, where it
+    too changes like a square root; the corners' samples crowd toward the tangencies.
+    """
     count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
-    rolls = np.linspace(low, high, count)
+    rolls = _crowded(np.linspace(low + PRECISION, high - PRECISION, count), (low, high),
+                     high - low, low, high)
     values = geometry.functions(target, rolls)
+    tangencies = 2 * geometry.equations
+    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, 0)
+    if zeros:
+        rolls = _crowded(rolls, zeros, (high - low) / count, low, high)
+        values = geometry.functions(target, rolls)
+    return zeros + _zeros_of(geometry, target, values[tangencies:], rolls, tangencies)
+
+
+def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
+    """Return ``rolls`` with samples crowding toward each centre from both sides, sorted."""
+    offsets = np.array(EDGE_SAMPLES) * scale
+    extra = (np.asarray(centres, dtype=float)[:, None] + np.concatenate((offsets, -offsets))
+             ).ravel()
+    extra = extra[(extra > low + PRECISION) & (extra < high - PRECISION)]
+    return np.unique(np.concatenate((rolls, extra)))
+
+
+def _zeros_of(geometry, target, values, rolls, first_row: int) -> List[float]:
+    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``)."""
     rows, starts, ends = _sign_changes(values, rolls)
-    more = _extremum_brackets(geometry, target, values, rolls)
-    rows = np.concatenate((rows, more[0]))
+    more = _extremum_brackets(geometry, target, values, rolls, first_row)
+    rows = np.concatenate((rows + first_row, more[0]))
     starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
     if not rows.size:
         return []
-    return _refine(geometry, target, rows, starts, ends).tolist()
+    return _refine(geometry, target, rows, starts, ends)
 
 
 def _sign_changes(values: np.ndarray, rolls: np.ndarray):
@@ -215,7 +322,7 @@ def _sign_changes(values: np.ndarray, rolls: np.ndarray):
     return rows, rolls[columns], rolls[columns + 1]
 
 
-def _extremum_brackets(geometry, target, values, rolls):
+def _extremum_brackets(geometry, target, values, rolls, first_row: int = 0):
     """Brackets of the zero pairs a function's sampled extremum may hide.
 
     A sample below both neighbours (of |f|, the function keeping its sign) whose parabola's
@@ -227,65 +334,72 @@ def _extremum_brackets(geometry, target, values, rolls):
     with np.errstate(invalid='ignore'):
         dip = (sign * left > sign * middle) & (sign * right > sign * middle) & (sign != 0.0) & (
             sign * left > 0.0) & (sign * right > 0.0)
-        curvature = left - 2.0 * middle + right
-        vertex = middle - (right - left) ** 2 / (8.0 * np.where(curvature != 0.0, curvature, 1.0))
+        # The parabola through the three samples: its slope and half curvature at the middle.
+        x0, x1, x2 = rolls[:-2], rolls[1:-1], rolls[2:]
+        d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
+        half = (d2 - d1) / (x2 - x0)
+        slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
+        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
         near = dip & (sign * vertex <= 2.0 * np.abs(middle - vertex))
     rows, columns = np.nonzero(near)
     if not rows.size:
         return rows, np.empty(0), np.empty(0)
-    side = sign[rows, columns]
-    start, end = rolls[columns].copy(), rolls[columns + 2].copy()
+    out = ([], [], [])
+    function = geometry.function
+    for row, column in zip(rows.tolist(), columns.tolist()):
+        side = float(sign[row, column])
+        row += first_row
+        low, high = float(rolls[column]), float(rolls[column + 2])
+        extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
+        if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
+            out[0].extend((row, row))
+            out[1].extend((low, extremum))
+            out[2].extend((extremum, high))
+    return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
+
+
+def _golden_minimum(function, low: float, high: float) -> float:
+    """Return where ``function`` is least in [low, high] (one minimum), golden section."""
+    a, b = high - _GOLDEN * (high - low), low + _GOLDEN * (high - low)
+    fa, fb = function(a), function(b)
     for _ in range(EXTREMUM_STEPS):
-        inner_a = end - _GOLDEN * (end - start)
-        inner_b = start + _GOLDEN * (end - start)
-        fa = side * _values_at(geometry, target, rows, inner_a)
-        fb = side * _values_at(geometry, target, rows, inner_b)
-        lower = fa < fb  # the extremum (a minimum of side * f) is in [start, inner_b]
-        end = np.where(lower, inner_b, end)
-        start = np.where(lower, start, inner_a)
-    extremum = 0.5 * (start + end)
-    crossed = side * _values_at(geometry, target, rows, extremum) <= 0.0
-    rows, extremum = rows[crossed], extremum[crossed]
-    columns = columns[crossed]
-    return (np.concatenate((rows, rows)), np.concatenate((rolls[columns], extremum)),
-            np.concatenate((extremum, rolls[columns + 2])))
+        if not fb < fa:  # (NaN: keep the lower side)
+            high, b, fb = b, a, fa
+            a = high - _GOLDEN * (high - low)
+            fa = function(a)
+        else:
+            low, a, fa = a, b, fb
+            b = low + _GOLDEN * (high - low)
+            fb = function(b)
+    return 0.5 * (low + high)
 
 
-def _values_at(geometry, target, rows, rolls):
-    """Return the function of each row at its own roll."""
-    values = geometry.functions(target, rolls)
-    return values[rows, np.arange(rows.size)]
-
-
-def _refine(geometry, target, rows, start, end) -> np.ndarray:
-    """Shrink the brackets (each with a sign change) to a zero, rad (Illinois false position)."""
-    f_start = _values_at(geometry, target, rows, start)
-    f_end = _values_at(geometry, target, rows, end)
-    ok = np.isfinite(f_start) & np.isfinite(f_end)
-    rows, start, end, f_start, f_end = rows[ok], start[ok], end[ok], f_start[ok], f_end[ok]
-    side = 0
-    for _ in range(REFINE_STEPS):
-        open_ = (end - start > 1e-13) & (f_start != 0.0) & (f_end != 0.0)
-        if not open_.any():
-            break
-        with np.errstate(divide='ignore', invalid='ignore'):
-            guess = (start * f_end - end * f_start) / (f_end - f_start)
-        guess = np.where(np.isfinite(guess) & (guess > start) & (guess < end), guess,
-                         0.5 * (start + end))
-        value = _values_at(geometry, target, rows, guess)
-        value = np.where(np.isfinite(value), value, 0.0)
-        same = np.sign(value) == np.sign(f_start)
-        new_start = np.where(open_ & same, guess, start)
-        new_end = np.where(open_ & ~same, guess, end)
-        # Illinois: halve the value of the end kept twice in a row.
-        f_end = np.where(open_ & same, np.where(side == 1, 0.5 * f_end, f_end), f_end)
-        f_start = np.where(open_ & ~same, np.where(side == -1, 0.5 * f_start, f_start),
-                           f_start)
-        f_start = np.where(open_ & same, value, f_start)
-        f_end = np.where(open_ & ~same, value, f_end)
-        side = np.where(same, 1, -1)
-        start, end = new_start, new_end
-    return np.where(np.abs(f_start) <= np.abs(f_end), start, end)
+def _refine(geometry, target, rows, start, end) -> List[float]:
+    """Shrink each bracket (a sign change) to a zero, rad: Illinois false position."""
+    zeros = []
+    function = geometry.function
+    for row, a, b in zip(rows.tolist(), start.tolist(), end.tolist()):
+        fa, fb = function(target, a, row), function(target, b, row)
+        if not (math.isfinite(fa) and math.isfinite(fb)):
+            continue
+        kept = 0
+        for _ in range(REFINE_STEPS):
+            if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
+                break
+            guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
+            if not a < guess < b:
+                guess = 0.5 * (a + b)
+            value = function(target, guess, row)
+            if not math.isfinite(value):
+                break
+            if (value < 0.0) == (fa < 0.0):
+                a, fa = guess, value
+                fb, kept = (0.5 * fb if kept == 1 else fb), 1
+            else:
+                b, fb = guess, value
+                fa, kept = (0.5 * fa if kept == -1 else fa), -1
+        zeros.append(a if abs(fa) <= abs(fb) else b)
+    return zeros
 
 
 def stretch_trials(ends: Sequence[float], held: float, margin: float = 1e-6
