@@ -50,7 +50,8 @@ from two_bone_ik.solver.desktop_batch import solve_batch as _solve_batch
 from two_bone_ik.solver.desktop_correction import QuickCorrection
 from two_bone_ik.solver.desktop_model import (
     DesktopArm, quaternion_rotation, split_orientation, ToolAtRoll)
-from two_bone_ik.solver.desktop_pitch import ELBOW, limit_circle_joints, limit_circles
+from two_bone_ik.solver.desktop_pitch import (
+    BoundaryRoots, ELBOW, limit_circle_joints, limit_circles)
 from two_bone_ik.solver.desktop_pitch import pitch_boundaries, pitch_limit_angles, SHOULDER
 from two_bone_ik.solver.desktop_results import (
     DesktopSolution, DesktopStatus, MAX_CORRECTION, NEWTON_STEPS, NEWTON_STEPS_NEAR_SINGULAR,
@@ -191,6 +192,8 @@ class DesktopSolver:
         self._circle_joints = limit_circle_joints(shoulder, elbow_limits)
         self._pitch_angles = () if i3 is None else pitch_limit_angles(
             _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
+        self._roots = BoundaryRoots(*arm.link_lengths, self._circles, self._circle_joints,
+                                    self._pitch_angles)
         self.reach = arm.reach
         self._on_target = ON_TARGET_TOLERANCE * self.reach
         #: The ideal arm is the real one within the on-target tolerance: no correction.
@@ -951,32 +954,21 @@ class DesktopSolver:
 
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
         """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
-        arm = self.arm
-        i3 = self._indices[3]
-        previous_pitch = None if previous is None else previous[i3]
+        previous_pitch = None if previous is None else previous[self._indices[3]]
         branches = (preferred, _OTHER[preferred]) if self.allow_elbow_flip else (preferred,)
-        kinds: List[Optional[tuple]] = [None]
-        candidates = [wanted] + pitch_boundaries(du, dv, tool.length, tool.beta,
-                                                 *arm.link_lengths, self._circles,
-                                                 self._pitch_angles, self._circle_joints, kinds)
-        order = sorted(range(len(candidates)),
-                       key=lambda k: abs(math.remainder(candidates[k] - wanted, _TAU)))
         found: List[tuple] = []
-        for k in order:
-            phi = candidates[k]
-            distance = abs(math.remainder(phi - wanted, _TAU))
+        for branch in branches[1:]:  # the wanted pitch (the preferred branch failed at it)
+            pose = self._pose_at(du, dv, tool, wanted, branch, previous_q, previous_pitch)
+            if pose is not None:
+                found.append((0.0, wanted, branch, pose, None))
+        for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
+                                                            wanted):
             if found and distance > found[0][0] + TIE_TOLERANCE:
                 break
-            if kinds[k] is not None:
-                pose, branch = self._boundary_pose(du, dv, tool, phi, kinds[k], preferred,
-                                                   previous_q, previous_pitch)
-                if pose is not None and branch in branches:
-                    found.append((distance, phi, branch, pose, kinds[k][0]))
-                continue
-            for branch in branches[1:]:  # (the preferred one failed at the wanted pitch)
-                pose = self._pose_at(du, dv, tool, phi, branch, previous_q, previous_pitch)
-                if pose is not None:
-                    found.append((distance, phi, branch, pose, None))
+            pose, branch = self._boundary_pose(du, dv, tool, phi, held, preferred,
+                                               previous_q, previous_pitch)
+            if pose is not None and branch in branches:
+                found.append((distance, phi, branch, pose, held[0]))
         if not found:
             return None
         if len(found) > 1:
