@@ -45,14 +45,14 @@ REFINE_STEPS = 40
 PRECISION = 1e-10
 
 #: Golden-section steps that locate a sampled extremum (the bracket shrinks 0.618 a step).
-EXTREMUM_STEPS = 24
+EXTREMUM_STEPS = 20
 
 #: How far inside a stretch's end (rad, times the first margin) the roll is tried, in turn: see
 #: :func:`stretch_trials`.
 END_MARGINS = (1.0, 10.0, 100.0, 1e3, 1e4)
 
 #: Extra samples by each end of a stretch where the yaw faces the target, as fractions of it.
-EDGE_SAMPLES = (1e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+EDGE_SAMPLES = (1e-6, 1e-4, 1e-3, 1e-2, 1e-1)
 
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
 _TAU = 2.0 * math.pi
@@ -287,10 +287,14 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, low: float, high
     values = geometry.functions(target, rolls)
     tangencies = 2 * geometry.equations
     zeros = _zeros_of(geometry, target, values[:tangencies], rolls, 0)
+    corners = values[tangencies:]
     if zeros:
-        rolls = _crowded(rolls, zeros, (high - low) / count, low, high)
-        values = geometry.functions(target, rolls)
-    return zeros + _zeros_of(geometry, target, values[tangencies:], rolls, tangencies)
+        extra = _crowded(np.empty(0), zeros, (high - low) / count, low, high)
+        order = np.argsort(np.concatenate((rolls, extra)), kind='stable')
+        rolls = np.concatenate((rolls, extra))[order]
+        corners = np.concatenate(
+            (corners, geometry.functions(target, extra)[tangencies:]), axis=1)[:, order]
+    return zeros + _zeros_of(geometry, target, corners, rolls, tangencies)
 
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
@@ -299,14 +303,16 @@ def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) 
     extra = (np.asarray(centres, dtype=float)[:, None] + np.concatenate((offsets, -offsets))
              ).ravel()
     extra = extra[(extra > low + PRECISION) & (extra < high - PRECISION)]
-    return np.unique(np.concatenate((rolls, extra)))
+    return np.sort(np.concatenate((rolls, extra)))
 
 
 def _zeros_of(geometry, target, values, rolls, first_row: int) -> List[float]:
     """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``)."""
+    kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
+    values = values[kept]
     rows, starts, ends = _sign_changes(values, rolls)
-    more = _extremum_brackets(geometry, target, values, rolls, first_row)
-    rows = np.concatenate((rows + first_row, more[0]))
+    more = _extremum_brackets(geometry, target, values, rolls, kept + first_row)
+    rows = np.concatenate((kept[rows] + first_row, more[0]))
     starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
     if not rows.size:
         return []
@@ -322,33 +328,40 @@ def _sign_changes(values: np.ndarray, rolls: np.ndarray):
     return rows, rolls[columns], rolls[columns + 1]
 
 
-def _extremum_brackets(geometry, target, values, rolls, first_row: int = 0):
+def _extremum_brackets(geometry, target, values, rolls, row_names: np.ndarray):
     """Brackets of the zero pairs a function's sampled extremum may hide.
 
-    A sample below both neighbours (of |f|, the function keeping its sign) whose parabola's
-    vertex is at or past zero, or within twice the dip of it, is refined by golden section;
-    where the extremum crosses zero, its two sides are brackets.
+    ``row_names``: the function (row of :meth:`RollGeometry.functions`) of each row of
+    ``values``. A sample below both neighbours (of |f|, the function keeping its sign) whose
+    parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
+    section; where the extremum crosses zero, its two sides are brackets.
     """
-    left, middle, right = values[:, :-2], values[:, 1:-1], values[:, 2:]
-    sign = np.sign(middle)
+    size = np.abs(values)
+    positive = values > 0.0
     with np.errstate(invalid='ignore'):
-        dip = (sign * left > sign * middle) & (sign * right > sign * middle) & (sign != 0.0) & (
-            sign * left > 0.0) & (sign * right > 0.0)
+        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1]) & (
+            positive[:, :-2] == positive[:, 1:-1]) & (positive[:, 2:] == positive[:, 1:-1]) & (
+            values[:, 1:-1] != 0.0)
+    rows, columns = np.nonzero(dip)
+    if rows.size:
         # The parabola through the three samples: its slope and half curvature at the middle.
-        x0, x1, x2 = rolls[:-2], rolls[1:-1], rolls[2:]
+        left, middle, right = (values[rows, columns + k] for k in range(3))
+        x0, x1, x2 = (rolls[columns + k] for k in range(3))
         d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
         half = (d2 - d1) / (x2 - x0)
         slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
-        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
-        near = dip & (sign * vertex <= 2.0 * np.abs(middle - vertex))
-    rows, columns = np.nonzero(near)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+            near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+        rows, columns = rows[near], columns[near]
     if not rows.size:
         return rows, np.empty(0), np.empty(0)
+    sign = np.sign(values)
     out = ([], [], [])
     function = geometry.function
     for row, column in zip(rows.tolist(), columns.tolist()):
-        side = float(sign[row, column])
-        row += first_row
+        side = float(sign[row, column + 1])
+        row = int(row_names[row])
         low, high = float(rolls[column]), float(rolls[column + 2])
         extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
         if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
@@ -359,10 +372,15 @@ def _extremum_brackets(geometry, target, values, rolls, first_row: int = 0):
 
 
 def _golden_minimum(function, low: float, high: float) -> float:
-    """Return where ``function`` is least in [low, high] (one minimum), golden section."""
+    """Return where ``function`` is least in [low, high] (one minimum), golden section.
+
+    It stops early at a point where ``function`` is zero or below (all its callers ask).
+    """
     a, b = high - _GOLDEN * (high - low), low + _GOLDEN * (high - low)
     fa, fb = function(a), function(b)
     for _ in range(EXTREMUM_STEPS):
+        if fa <= 0.0 or fb <= 0.0:
+            return a if fa <= fb else b
         if not fb < fa:  # (NaN: keep the lower side)
             high, b, fb = b, a, fa
             a = high - _GOLDEN * (high - low)
