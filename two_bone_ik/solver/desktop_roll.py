@@ -253,12 +253,15 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
     ends = [low, high] + facing + _in_window(geometry.closed_form_ends(target, True), low, high)
     if geometry.equations and high > low:
         cuts = sorted({low, high, *facing})
+        pieces = []
         for start, end in zip(cuts, cuts[1:]):
             middle = 0.5 * (start + end)
             lateral = geometry.lateral + geometry.swing * math.cos(middle - geometry.centre)
             if end - start > 2.0 * PRECISION and \
                     target.hu ** 2 + target.hn ** 2 >= lateral * lateral:
-                ends.extend(_function_zeros(geometry, target, start, end))
+                pieces.append((start, end))
+        if pieces:
+            ends.extend(_function_zeros(geometry, target, pieces))
     return sorted(set(ends))
 
 
@@ -271,30 +274,43 @@ def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     return out
 
 
-def _function_zeros(geometry: RollGeometry, target: RollTarget, low: float, high: float
-                    ) -> List[float]:
-    """Every zero of the tangency and corner functions in [low, high], rad.
+def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[float]:
+    """Every zero of the tangency and corner functions in the pieces (start, end), rad.
 
-    [low, high] is a stretch where the yaw faces the target: its functions are defined on it
+    Each piece is a stretch where the yaw faces the target: its functions are defined on it
     (they change like a square root near its ends, where the target meets the yaw's reach
     sideways: the samples crowd toward the ends there). The tangencies first: a corner
     function is defined only where its equation has roots, i.e. up to a tangency, where it
-    too changes like a square root; the corners' samples crowd toward the tangencies.
+    too changes like a square root; the corners' samples crowd toward the tangencies. All
+    pieces are sampled at once; no bracket spans two.
     """
-    count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
-    rolls = _crowded(np.linspace(low + PRECISION, high - PRECISION, count), (low, high),
-                     high - low, low, high)
+    samples, steps = [], []
+    for low, high in pieces:
+        count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
+        samples.append(_crowded(np.linspace(low + PRECISION, high - PRECISION, count),
+                                (low, high), high - low, low, high))
+        steps.append((high - low) / count)
+    rolls = np.concatenate(samples)
+    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples])
     values = geometry.functions(target, rolls)
     tangencies = 2 * geometry.equations
-    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, 0)
+    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, piece, 0)
     corners = values[tangencies:]
     if zeros:
-        extra = _crowded(np.empty(0), zeros, (high - low) / count, low, high)
-        order = np.argsort(np.concatenate((rolls, extra)), kind='stable')
-        rolls = np.concatenate((rolls, extra))[order]
+        extra, extra_piece = [], []
+        for index, (low, high) in enumerate(pieces):
+            inside = [z for z in zeros if low < z < high]
+            if inside:
+                extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
+                extra_piece.append(np.full(len(extra[-1]), index))
+        extra_rolls = np.concatenate(extra)
+        order = np.lexsort((np.concatenate((rolls, extra_rolls)),
+                            np.concatenate((piece, *extra_piece))))
+        rolls = np.concatenate((rolls, extra_rolls))[order]
+        piece = np.concatenate((piece, *extra_piece))[order]
         corners = np.concatenate(
-            (corners, geometry.functions(target, extra)[tangencies:]), axis=1)[:, order]
-    return zeros + _zeros_of(geometry, target, corners, rolls, tangencies)
+            (corners, geometry.functions(target, extra_rolls)[tangencies:]), axis=1)[:, order]
+    return zeros + _zeros_of(geometry, target, corners, rolls, piece, tangencies)
 
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
@@ -306,12 +322,15 @@ def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) 
     return np.sort(np.concatenate((rolls, extra)))
 
 
-def _zeros_of(geometry, target, values, rolls, first_row: int) -> List[float]:
-    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``)."""
+def _zeros_of(geometry, target, values, rolls, piece, first_row: int) -> List[float]:
+    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``).
+
+    ``piece``: each sample's piece; brackets stay within one.
+    """
     kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
     values = values[kept]
-    rows, starts, ends = _sign_changes(values, rolls)
-    more = _extremum_brackets(geometry, target, values, rolls, kept + first_row)
+    rows, starts, ends = _sign_changes(values, rolls, piece)
+    more = _extremum_brackets(geometry, target, values, rolls, piece, kept + first_row)
     rows = np.concatenate((kept[rows] + first_row, more[0]))
     starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
     if not rows.size:
@@ -319,16 +338,16 @@ def _zeros_of(geometry, target, values, rolls, first_row: int) -> List[float]:
     return _refine(geometry, target, rows, starts, ends)
 
 
-def _sign_changes(values: np.ndarray, rolls: np.ndarray):
+def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     """Brackets (row, start, end) where a function changes sign between two samples."""
     left, right = values[:, :-1], values[:, 1:]
     with np.errstate(invalid='ignore'):
-        change = (left * right <= 0.0) & (left != right)
+        change = (left * right <= 0.0) & (left != right) & (piece[:-1] == piece[1:])
     rows, columns = np.nonzero(change)
     return rows, rolls[columns], rolls[columns + 1]
 
 
-def _extremum_brackets(geometry, target, values, rolls, row_names: np.ndarray):
+def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.ndarray):
     """Brackets of the zero pairs a function's sampled extremum may hide.
 
     ``row_names``: the function (row of :meth:`RollGeometry.functions`) of each row of
@@ -341,7 +360,7 @@ def _extremum_brackets(geometry, target, values, rolls, row_names: np.ndarray):
     with np.errstate(invalid='ignore'):
         dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1]) & (
             positive[:, :-2] == positive[:, 1:-1]) & (positive[:, 2:] == positive[:, 1:-1]) & (
-            values[:, 1:-1] != 0.0)
+            values[:, 1:-1] != 0.0) & (piece[:-2] == piece[2:])
     rows, columns = np.nonzero(dip)
     if rows.size:
         # The parabola through the three samples: its slope and half curvature at the middle.
