@@ -20,10 +20,12 @@ limits (the rolls where it just fits, in closed form), and the roll within its o
 cut the roll's range into stretches on each of which reachability does not change, so one
 exact solve inside a stretch decides it. :func:`roll_ends` finds every such roll: the closed
 forms directly; the tangencies and corners, smooth functions of the roll with a few extrema a
-turn, by sampling them, bracketing every sign change and every sampled extremum whose
-parabola dips through zero, and refining each bracket (the Illinois variant of false position)
-to rounding. Nothing is left to a grid: a stretch narrower than the sampling is found from the
-extremum of the function that opens it.
+turn, by sampling them (more densely where they change like a square root: by the ends of the
+stretches where the yaw faces the target, and, for the corners, by the tangencies), bracketing
+every sign change and every sampled extremum whose parabola dips through zero, and refining
+each bracket (the Illinois variant of false position) to :data:`PRECISION`. Nothing is left to
+a grid: a stretch narrower than the sampling is found from the extremum of the function that
+opens it.
 """
 
 import math
@@ -113,10 +115,6 @@ class RollGeometry:
         self.pitch_rows = tuple(float(v) for v in self.pitch_angles)
         self.pair_rows = tuple(zip(*(v.tolist() for v in self.pairs))) if \
             self.equations > 1 else ()
-
-    def lateral_at(self, roll: np.ndarray) -> np.ndarray:
-        """Return the tool point's offset from the yaw axis along the normal at rolls (rad), m."""
-        return self.lateral + self.swing * np.cos(roll - self.centre)
 
     def cosines(self, target: RollTarget, roll: np.ndarray):
         """Return (cosine, base), each shape (K, M): every boundary equation at every roll.
