@@ -36,8 +36,8 @@ def test_two_steps_at_most_put_the_tool_point_on_the_target(wanted):
     solver = DesktopSolver(model)
     quick = solver._quick
     calls, general = [], []
-    point = quick.chain.point
-    quick.chain.point = lambda *args: calls.append(1) or point(*args)
+    point = quick.chain.point4
+    quick.chain.point4 = lambda *args: calls.append(1) or point(*args)
     correct = solver._correct
     solver._correct = lambda *args: general.append(1) or correct(*args)
     rng = np.random.default_rng(3)
