@@ -13,17 +13,25 @@ Starts, as subprocesses on this machine only, in a ROS domain of its own:
   ``streamed_commands`` (recorded for the picture), so only the controller topic drives the arm;
 - the MuJoCo sim of the same URDF standing in for that controller.
 
-The table top is z = 0 of ``base_link`` (the arm's foot stands on it). For each target on it,
-the arm goes to a point :data:`HOVER` above it, comes straight down to touch it and lifts back
-up; each move waits for the planned motion to end and the measured tool point (``tip_pose``)
-to settle on what was commanded. Then it prints a row per target (the target, the IK node's
-status, the commanded approach pitch, the measured tool point's error at the touch) and draws
-``demo_desktop.png``: the arm's path over the table from the side and from above (the arm
-drawn at each touch from the sim's measured joint states through the URDF's own kinematics),
-and the tool point's height over time. No display needed.
+The table top is z = 0 of ``base_link`` (the arm's foot stands on it), and a box stands on it
+(:data:`BOX`); both nodes know them (``floor_height``, ``keep_out_boxes``, ``link_radius``:
+the IK node plans no pose or motion through them, the sim builds them and counts the arm's
+contacts). The targets are grasp points :data:`GRASP` above the table or the box's top. For
+each, the arm goes to a point :data:`HOVER` above it (a motion in joint space, checked clear of
+the table and the box), comes down to it on the straight line and lifts back up on it
+(``motion_path: linear``, set through the parameter service); each move waits for the planned
+motion to end and the measured tool point (``tip_pose``) to settle on what was commanded. Then
+it prints a row per target (the target, the IK node's status, the commanded approach pitch,
+the measured tool point's error at the touch), the largest distance of the measured tool
+point from the straight lines (goal :data:`LINE_TOLERANCE`) and the sim's count of the arm's
+contacts with the table and the box (goal 0), and draws ``demo_desktop.png``: the arm's path
+over the table from the side and from above (the arm drawn at each touch from the sim's
+measured joint states through the URDF's own kinematics), and the tool point's height over
+time. No display needed.
 
-Exits 0 when both nodes ran and stopped cleanly and every target was touched within
-:data:`TOUCH_TOLERANCE`, 1 otherwise. Run it with ``make demo`` or
+Exits 0 when both nodes ran and stopped cleanly, every target was touched within
+:data:`TOUCH_TOLERANCE`, every straight line followed within :data:`LINE_TOLERANCE` and the
+arm never touched the table or the box, 1 otherwise. Run it with ``make demo`` or
 ``python demo/desktop_pick_demo.py [--output demo_desktop.png]``.
 """
 
@@ -39,8 +47,9 @@ REPO = Path(__file__).resolve().parents[1]
 # This checkout, the process harness, and the demos' own modules (sim_pictures).
 sys.path[:0] = [str(REPO), str(REPO / 'test'), str(REPO / 'demo')]
 
-from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
+import numpy as np  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 from ros_harness import drive_nodes, ik_and_sim, isolate_ros_domain  # noqa: E402,I100
 from ros_harness import RosProbe, write_params  # noqa: E402
@@ -59,12 +68,25 @@ APPROACH_PITCH = -math.pi / 2
 ACCELERATION, JERK = [8.0] * 5, [80.0] * 5
 #: Height above each target the arm comes down from and lifts back to, m.
 HOVER = 0.05
-#: The targets on the table top (z = 0 of base_link), m: a row across in front of the arm,
-#: one behind it that the yaw (limited to +-2.8 rad) cannot face, so the arm reaches back over
-#: its yaw axis (``ik_status`` ``yaw_branch`` ``back``), and one at the far edge that the tool
-#: reaches only tilted from the vertical.
-TARGETS = ((0.20, -0.12, 0.0), (0.22, -0.06, 0.0), (0.22, 0.0, 0.0), (0.22, 0.06, 0.0),
-           (0.20, 0.12, 0.0), (-0.28, 0.0, 0.0), (0.31, 0.04, 0.0))
+#: The box on the table to pick from, m in base_link: min x, y, z, max x, y, z.
+BOX = (0.17, -0.03, 0.0, 0.25, 0.03, 0.04)
+#: Each link's radius, m, base first (the base's never counts): the turntable, the upper arm,
+#: the forearm, the wrist and the hand to the tool point between the jaws.
+LINK_RADIUS = [0.0, 0.02, 0.02, 0.015, 0.015, 0.008]
+#: How high above the table (or the box's top) a grasp point is, m.
+GRASP = 0.015
+#: The grasp points, m: a row across in front of the arm on the table, one on the box, one
+#: behind the arm that the yaw (limited to +-2.8 rad) cannot face, so the arm reaches back over
+#: its yaw axis (``ik_status`` ``yaw_branch`` ``back``), and one at the far edge of the table
+#: that the tool reaches only tilted from the vertical.
+TARGETS = ((0.20, -0.12, GRASP), (0.22, -0.08, GRASP), (0.21, 0.0, BOX[5] + GRASP),
+           (0.22, 0.08, GRASP), (0.20, 0.12, GRASP), (-0.28, 0.0, GRASP),
+           (0.31, 0.06, GRASP))
+#: Frames per second of the rendered animation (fewer than the planar demo's: a longer run,
+#: kept under 2 MB).
+FPS = 7
+#: Most the measured tool point may stray from a straight line it follows, m.
+LINE_TOLERANCE = 1e-3
 #: The table top drawn, m: x from, x to, y from, y to.
 TABLE = (-0.32, 0.36, -0.18, 0.18)
 #: The measured tool point counts as settled on its command within this (m) ...
@@ -99,6 +121,15 @@ class Move(NamedTuple):
     command: Tuple[float, ...]
     tool: Tuple[float, float, float]
     readings: Tuple[float, ...]
+    path: Tuple[Tuple[float, float, float], ...] = ()
+
+    def deviation(self, start) -> float:
+        """Return the measured path's largest distance from the segment start-goal, m."""
+        a, b = np.asarray(start), np.asarray(self.goal)
+        points = np.asarray(self.path).reshape(-1, 3)
+        t = np.clip((points - a) @ (b - a) / max((b - a) @ (b - a), 1e-30), 0.0, 1.0)
+        return float(np.linalg.norm(points - (a + t[:, None] * (b - a)), axis=1).max(
+            initial=0.0))
 
     @property
     def error(self) -> float:
@@ -114,15 +145,30 @@ class Pick(NamedTuple):
     touch: Move
     lift: Move
 
+    @property
+    def deviation(self) -> float:
+        """How far (m) the measured tool point strayed from the straight lines down and up."""
+        return max(self.touch.deviation(self.hover.goal), self.lift.deviation(self.target))
+
 
 class DemoResult(NamedTuple):
-    """What the demo did: the picks, the recorded streams, and what went wrong."""
+    """What the demo did: the picks, the recorded streams, and what went wrong.
+
+    ``contacts`` is the sim's count of the arm's contacts with the table and the box (None
+    when it did not report).
+    """
 
     picks: List[Pick]
     tips: List[Tuple[float, Tuple[float, float, float]]]  # (time, tool point)
     failures: List[str]
+    contacts: Optional[int] = None
     #: For the rendered pictures: ``{'states': [(time, joints)], 'targets': [(time, goal)]}``.
     recording: Optional[dict] = None
+
+    @property
+    def deviation(self) -> float:
+        """The largest distance (m) of the measured tool point from a straight line."""
+        return max((pick.deviation for pick in self.picks), default=math.nan)
 
 
 def _values(status) -> Dict[str, str]:
@@ -151,10 +197,31 @@ class PickDriver:
         self.states = probe.collect(JointState, f'{ns}/joint_states', deep)
         self.tips = probe.collect(PoseStamped, f'{ns}/tip_pose', deep)
         self.statuses = probe.collect(DiagnosticStatus, f'{ns}/ik_status', deep)
+        self.diagnostics = probe.collect(DiagnosticArray, '/diagnostics')
         self.sent = probe.collect(PoseStamped, f'{ns}/target_pose', deep)  # for the pictures
         probe.wait_for_subscribers(self.target, timeout=TIMEOUT)
-        for collector in (self.streamed, self.states, self.tips, self.statuses):
+        for collector in (self.streamed, self.states, self.tips, self.statuses,
+                          self.diagnostics):
             probe.wait_for_publishers(collector, timeout=TIMEOUT)
+        self.path = 'joint'
+
+    def motion_path(self, kind: str) -> None:
+        """Set the IK node's ``motion_path`` (``joint`` or ``linear``) for the next moves."""
+        if kind != self.path:
+            result, = self.probe.set_parameters(f'{NAMESPACE}/two_bone_ik',
+                                                {'motion_path': kind}, timeout=TIMEOUT)
+            if not result.successful:
+                raise RuntimeError(f'motion_path: {result.reason}')
+            self.path = kind
+
+    def table_contacts(self) -> Optional[int]:
+        """Return the sim's count of the arm's contacts with the table and the box."""
+        start = len(self.diagnostics)
+        array = self.diagnostics.wait_for(lambda a: any(
+            s.name.endswith(': simulation') for s in a.status), start=start, timeout=TIMEOUT)
+        status = next(s for s in array.status if s.name.endswith(': simulation'))
+        value = _values(status).get('table_contacts')
+        return None if value is None else int(value)
 
     def _msg(self, goal):
         msg = PoseStamped()
@@ -171,16 +238,17 @@ class PickDriver:
         start = len(self.statuses)
         self.probe.publish_until(self.target, self._msg(goal), lambda: len(self.statuses) > start,
                                  TIMEOUT, 'the IK node to answer')
-        return self._finish(goal, start, 0)
+        return self._finish(goal, start, 0, len(self.tips))
 
     def move(self, goal) -> Move:
         """Send ``goal``; wait for its answer, the end of its motion and the tool settled."""
-        start, streamed = len(self.statuses), len(self.streamed)
+        start, streamed, tips = len(self.statuses), len(self.streamed), len(self.tips)
         self.target.publish(self._msg(goal))
         self._wait(lambda: len(self.statuses) > start, f'the answer to {goal}')
-        return self._finish(goal, start, streamed)
+        return self._finish(goal, start, streamed, tips)
 
-    def _finish(self, goal, status_index, streamed_index) -> Move:
+    def _finish(self, goal, status_index, streamed_index, tips_index) -> Move:
+        """Wait for the motion's end and the tool settled; ``path``: the tips from the send."""
         status = _values(self.statuses.messages[status_index])
         moving = status.get('moving') == 'true'
         last = self.streamed.wait_for(lambda m: not moving or _at_rest(m), start=streamed_index,
@@ -200,13 +268,20 @@ class PickDriver:
         state = self.states.wait_for(lambda m: m.header.stamp == tip.header.stamp,
                                      timeout=TIMEOUT)
         joints = len(command)
-        return Move(tuple(goal), status, command, _point(tip), tuple(state.position[:joints]))
+        settled_at = self.tips.messages.index(tip, first)
+        path = tuple(_point(m) for m in self.tips.messages[tips_index:settled_at + 1])
+        if status.get('status') not in ('REACHED', 'ELBOW_FLIPPED', 'APPROACH_ADJUSTED'):
+            raise RuntimeError(f'{goal}: {status.get("status")}: {status}')
+        return Move(tuple(goal), status, command, _point(tip), tuple(state.position[:joints]),
+                    path)
 
 
 def _pick(driver: PickDriver, target) -> Pick:
     x, y, z = target
     above = (x, y, z + HOVER)
+    driver.motion_path('joint')  # to above the target: any path clear of the table and box
     hover = driver.move(above)
+    driver.motion_path('linear')  # straight down to it and straight back up
     touch = driver.move(target)
     lift = driver.move(above)
     return Pick(tuple(target), hover, touch, lift)
@@ -221,8 +296,8 @@ def _pick_all(driver: PickDriver, targets):
     t0 = time.monotonic()
     picks = [_pick(driver, target) for target in targets]
     recorded = zip(driver.tips.times[first:], driver.tips.messages[first:])
-    return picks, [(t - t0, _point(msg)) for t, msg in recorded], _recording(
-        driver, first_state, first_sent, t0)
+    return picks, [(t - t0, _point(msg)) for t, msg in recorded], driver.table_contacts(), \
+        _recording(driver, first_state, first_sent, t0)
 
 
 def _recording(driver: PickDriver, first_state: int, first_sent: int, t0: float) -> dict:
@@ -241,7 +316,8 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
     params = write_params(Path(log_dir) / 'desktop_arm.yaml', {
         'robot_description': urdf, 'base_frame': BASE, 'tip_frame': TIP,
         'approach_pitch': APPROACH_PITCH, 'position_controller': CONTROLLER,
-        'max_joint_acceleration': ACCELERATION, 'max_joint_jerk': JERK, 'command_rate': 100.0})
+        'max_joint_acceleration': ACCELERATION, 'max_joint_jerk': JERK, 'command_rate': 100.0,
+        'floor_height': 0.0, 'keep_out_boxes': list(BOX), 'link_radius': LINK_RADIUS})
     print(f'ROS_DOMAIN_ID={domain_id}, localhost only; starting the IK node and the sim',
           flush=True)
     processes = ik_and_sim(
@@ -255,29 +331,42 @@ def run_picks(targets: Sequence[Tuple[float, float, float]], log_dir) -> DemoRes
     recorded, failures = drive_nodes(
         processes, domain_id, lambda probe: _pick_all(PickDriver(probe, chain, processes),
                                                       targets), 'desktop_pick_demo')
-    picks, tips, recording = recorded if recorded is not None else ([], [], None)
+    picks, tips, contacts, recording = (recorded if recorded is not None
+                                        else ([], [], None, None))
     for pick in picks:
         if pick.touch.error > TOUCH_TOLERANCE:
             failures.append(f'target {pick.target}: touched {pick.touch.error * 1000:.2f} mm '
                             f'away (more than {TOUCH_TOLERANCE * 1000:g} mm)')
-    return DemoResult(picks, tips, failures, recording)
+        if pick.deviation > LINE_TOLERANCE:
+            failures.append(f'target {pick.target}: the tool point strayed '
+                            f'{pick.deviation * 1000:.3f} mm from its straight line (more '
+                            f'than {LINE_TOLERANCE * 1000:g} mm)')
+    if recorded is not None and contacts != 0:
+        failures.append(f'the sim counted {contacts} contact(s) of the arm with the table or '
+                        'the box')
+    return DemoResult(picks, tips, failures, contacts, recording)
 
 
 def _print_rows(result: DemoResult) -> None:
     print(f"\n{'#':>2}  {'target x, y, z [m]':<22} {'status':<17} {'yaw':<7} {'pitch [rad]':>11}  "
-          f"{'touch error [mm]':>16}  {'hover error [mm]':>16}")
-    print('-' * 100)
+          f"{'touch error [mm]':>16}  {'hover error [mm]':>16}  {'off line [mm]':>13}")
+    print('-' * 115)
     for number, pick in enumerate(result.picks, start=1):
         x, y, z = pick.target
         status = pick.touch.status
         print(f"{number:>2}  {x:+.3f}, {y:+.3f}, {z:+.3f}    {status.get('status', '?'):<17} "
               f"{status.get('yaw_branch', '?'):<7} "
               f"{float(status.get('approach_pitch', 'nan')):>+11.3f}  "
-              f'{pick.touch.error * 1000:>16.3f}  {pick.hover.error * 1000:>16.3f}')
+              f'{pick.touch.error * 1000:>16.3f}  {pick.hover.error * 1000:>16.3f}  '
+              f'{pick.deviation * 1000:>13.3f}')
     print(f'\nasked approach pitch {APPROACH_PITCH:+.3f} rad (straight down); each target '
-          f'approached from {HOVER * 1000:.0f} mm above, touched and left upward; errors are '
-          'the measured tool point (MuJoCo) from the target once settled; yaw: facing the '
-          'target, or back (reaching back over the yaw axis)')
+          f'approached on the straight line from {HOVER * 1000:.0f} mm above, touched and left '
+          'on it; errors are the measured tool point (MuJoCo) from the target once settled; '
+          'yaw: facing the target, or back (reaching back over the yaw axis)')
+    print(f'largest distance of the measured tool point from a straight line it followed: '
+          f'{result.deviation * 1000:.3f} mm (goal <= {LINE_TOLERANCE * 1000:g} mm)')
+    print(f'contacts of the arm with the table or the box in the sim: {result.contacts} '
+          '(goal 0)')
     if result.tips:
         lowest = min(p[2] for _, p in result.tips)
         print(f'lowest measured tool point over the whole path: z = {lowest * 1000:+.3f} mm '
@@ -310,6 +399,10 @@ def draw(path, result: DemoResult) -> None:
     side.add_patch(Rectangle((x0, -0.02), x1 - x0, 0.02, color='tan', alpha=0.6))
     top.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, color='tan', alpha=0.35,
                             label='table top (z = 0)'))
+    bx0, by0, bz0, bx1, by1, bz1 = BOX
+    side.add_patch(Rectangle((bx0, bz0), bx1 - bx0, bz1 - bz0, color='tab:brown', alpha=0.5))
+    top.add_patch(Rectangle((bx0, by0), bx1 - bx0, by1 - by0, color='tab:brown', alpha=0.5,
+                            label='the box (keep-out)'))
     side.plot([p[0] for p in path_xyz], [p[2] for p in path_xyz], color='tab:red', lw=0.8,
               label='measured tool point (MuJoCo)')
     top.plot([p[0] for p in path_xyz], [p[1] for p in path_xyz], color='tab:red', lw=0.8,
@@ -343,11 +436,12 @@ def draw(path, result: DemoResult) -> None:
     height.plot([t for t, _ in result.tips], [p[2] * 1000 for p in path_xyz], color='tab:red',
                 lw=0.8)
     height.axhline(0.0, color='tan', lw=3)
+    height.axhline(BOX[5] * 1000, color='tab:brown', lw=1, ls='--')
     height.set_xlabel('time [s]')
     height.set_ylabel('tool z [mm]')
     height.grid(alpha=0.3)
-    fig.suptitle('demo/desktop_arm.urdf (yaw, pair, wrist pitch and roll) picking points on a '
-                 f'table: approach pitch {APPROACH_PITCH:.2f} rad, streamed to {CONTROLLER}',
+    fig.suptitle('demo/desktop_arm.urdf picking from a table and a box, straight down and up: '
+                 f'approach pitch {APPROACH_PITCH:.2f} rad, streamed to {CONTROLLER}',
                  fontsize=10)
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -357,12 +451,17 @@ def render_pictures(output: Path, result: DemoResult) -> None:
     """Render the run from the sim's camera: an animation and a still beside ``output``."""
     from sim_pictures import render_run, rendered_line
     from two_bone_ik.sim.simulated_arm import urdf_simulated_arm
+    from two_bone_ik.sim.workspace_geometry import SimWorkspace
+    from two_bone_ik.workspace.obstacles import Box, Obstacles
     arm = urdf_simulated_arm(URDF.read_text(), BASE, TIP)
+    # The table and the box as the sim had them (the links' capsules left out of the picture).
+    table = SimWorkspace(Obstacles(0.0, (Box(BOX[:3], BOX[3:], 1),)), (0.0,) * 5)
     recording = result.recording or {'states': [], 'targets': []}
     # The picks fill a small part of the arm's reach, which the camera frames: rendered larger,
     # so that the crop around them is a picture of a readable size.
     print(rendered_line(output, render_run(arm, recording['states'], output,
-                                           recording['targets'], result.tips, scale=2.0)))
+                                           recording['targets'], result.tips, scale=2.0,
+                                           fps=FPS, workspace=table)))
 
 
 def run(output, targets=TARGETS) -> DemoResult:
@@ -378,7 +477,8 @@ def run(output, targets=TARGETS) -> DemoResult:
         print('demo FAILED:\n  ' + '\n  '.join(result.failures), file=sys.stderr)
     else:
         print('demo OK: both nodes ran and stopped cleanly; every target was touched within '
-              f'{TOUCH_TOLERANCE * 1000:g} mm.')
+              f'{TOUCH_TOLERANCE * 1000:g} mm, every straight line followed within '
+              f'{LINE_TOLERANCE * 1000:g} mm, no contact with the table or the box.')
     return result
 
 

@@ -102,7 +102,7 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
                path: Sequence[Tuple[float, Point]] = (), fps: float = FPS,
                camera: str = 'front_side',
                still_targets: Optional[Sequence[Point]] = None,
-               scale: float = 1.0) -> Optional[str]:
+               scale: float = 1.0, workspace=None) -> Optional[str]:
     """Write the animation and the still of a run beside ``output``; None, or why not.
 
     Parameters
@@ -122,11 +122,13 @@ def render_run(arm, states: Sequence[Tuple[float, Sequence[float]]], output: Pat
     scale : float
         Render at this many times :data:`ANIMATION_SIZE` and :data:`STILL_SIZE` (before the
         crop): above 1 for an arm that moves in a small part of its reach.
+    workspace : SimWorkspace, optional
+        The table and boxes to show (:mod:`two_bone_ik.sim.workspace_geometry`).
     """
     import imageio.v3 as imageio
     if not states:
         return 'no joint states were recorded'
-    sim = ArmSim(arm)
+    sim = ArmSim(arm, workspace=workspace)
     animation, still = picture_paths(output)
     try:
         moving = OffscreenCamera(sim.model, sim.arm.base_frame, _scaled(ANIMATION_SIZE, scale),

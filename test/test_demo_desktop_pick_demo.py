@@ -1,10 +1,11 @@
 """The desktop pick demo (demo/desktop_pick_demo.py) run for real, on two of its targets.
 
 Both nodes run as processes over DDS as ``make demo`` runs them: the IK node drives the
-MuJoCo-simulated ``demo/desktop_arm.urdf`` through the position controller topic. Checked: each
-target approached from above and touched within 1 mm (measured), the commanded approach pitch
-the solver's own for the target, the tool never through the table, the recorded arm the
-URDF's, and the picture written.
+MuJoCo-simulated ``demo/desktop_arm.urdf`` through the position controller topic, with the
+table and the box. Checked: each target approached from above on the straight line (within
+1 mm, measured) and touched within 1 mm, the commanded approach pitch the solver's own for the
+target, no contact with the table or the box in the sim, the recorded arm the URDF's, and the
+picture written.
 """
 
 import math
@@ -42,8 +43,13 @@ def test_every_target_is_approached_from_above_and_touched(picked):
         # Measured in the sim, once settled: above the target, on it, above it again.
         for move in (pick.hover, pick.touch, pick.lift):
             assert move.error < demo.TOUCH_TOLERANCE, move
-    # Never through the table top on the way (z = 0): the tool came down from above.
-    assert min(point[2] for _, point in result.tips) > -demo.TOUCH_TOLERANCE
+    # Never through the table top on the way (z = 0): the tool came down from above, on the
+    # straight line, and the sim counted no contact with the table or the box.
+    assert min(point[2] for _, point in result.tips) > demo.GRASP - demo.TOUCH_TOLERANCE
+    assert result.contacts == 0
+    assert result.deviation <= demo.LINE_TOLERANCE
+    for pick in result.picks:
+        assert len(pick.touch.path) > 10 and len(pick.lift.path) > 10
 
 
 def test_the_commanded_pitch_is_the_reachable_one_nearest_straight_down(picked):

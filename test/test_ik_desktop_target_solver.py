@@ -136,21 +136,26 @@ FLAT = DesktopConfig(joint_names=('shoulder', 'elbow', 'wrist'), arm_shape='pair
                      plane='xz', link_lengths=(0.12, 0.10), tool_offset=(0.05, 0.0, 0.0))
 
 
-def test_an_arm_without_a_yaw_counts_a_target_within_the_tolerance_as_in_its_plane():
+def test_an_arm_without_a_yaw_says_projected_within_the_tolerance_never_reachable():
     solver = DesktopTargetSolver.from_config(FLAT, desktop_geometry(FLAT))
     within = solver.solve('', 0.2, -0.0004, 0.05)  # 0.4 mm off the plane, tolerance 1 mm
-    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+    assert (within.status, within.reachable) == (NodeStatus.PROJECTED, False)
     assert within.error == pytest.approx(0.0004, abs=1e-12)
-    assert solver.describe(within).endswith(
-        "(the target 0.0004 m off the arm's plane, within out_of_plane_tolerance)")
+    assert solver.describe(within).startswith(
+        "PROJECTED: target 0.0004 m off the arm's plane, within out_of_plane_tolerance "
+        '(0.001 m): its projection reached, elbow ')
     beyond = solver.solve('', 0.2, -0.0015, 0.05)
     assert (beyond.status, beyond.reachable) == (NodeStatus.OFF_PLANE, False)
     assert solver.describe(beyond).startswith(
         "OFF_PLANE: target 0.0015 m off the arm's plane, beyond out_of_plane_tolerance "
         '(0.001 m); its projection commanded')
-    batch = solver._solver.solve_batch([[0.2, -0.0004, 0.05], [0.2, -0.0015, 0.05]])
-    assert [int(s) for s in batch.status] == [int(NodeStatus.REACHED), int(NodeStatus.OFF_PLANE)]
-    assert list(batch.reachable) == [True, False]
+    on = solver.solve('', 0.2, 0.0, 0.05)
+    assert (on.status, on.reachable) == (NodeStatus.REACHED, True)
+    batch = solver._solver.solve_batch([[0.2, -0.0004, 0.05], [0.2, -0.0015, 0.05],
+                                        [0.2, 0.0, 0.05]])
+    assert [int(s) for s in batch.status] == [
+        int(NodeStatus.PROJECTED), int(NodeStatus.OFF_PLANE), int(NodeStatus.REACHED)]
+    assert list(batch.reachable) == [False, False, True]
 
 
 def test_absurdly_far_is_the_planar_arms_rule_and_far_reads_in_people_numbers():

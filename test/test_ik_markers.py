@@ -106,3 +106,18 @@ def test_arm_in_a_raised_reversed_arm_is_at_its_real_joints():
     q1 = math.pi / 2 - 0.4
     np.testing.assert_allclose(arm.points[1], (0.1 + 0.4 * math.cos(q1), 0.2,
                                                1.0 + 0.4 * math.sin(q1)), atol=1e-12)
+
+
+def test_the_floor_and_the_boxes_are_translucent_cubes():
+    from two_bone_ik.ik.markers import FLOOR_THICKNESS, obstacle_shapes
+    from two_bone_ik.workspace.obstacles import check_keep_out_boxes, Obstacles
+    geometry = ArmGeometry.from_config(ArmConfig(link_lengths=(0.3, 0.25), plane='xz'))
+    boxes = check_keep_out_boxes([0.1, -0.1, 0.0, 0.3, 0.1, 0.05, 0.2, 0.2, 0.0, 0.2, 0.3, 0.1])
+    floor, first, wall = obstacle_shapes(geometry, Obstacles(-0.1, boxes), (0.05, 0.0, 0.0))
+    assert (floor.namespace, floor.kind) == ('floor', 'cube')
+    assert floor.points == ((0.05, 0.0, -0.1 - FLOOR_THICKNESS / 2),)  # its top at the floor
+    assert floor.size[0] == floor.size[1] >= 2 * 0.55 and floor.color[3] < 1.0
+    assert (first.namespace, first.marker_id) == ('keep_out', 1)
+    assert first.points == ((0.2, 0.0, 0.025),) and first.size == pytest.approx((0.2, 0.2, 0.05))
+    assert wall.marker_id == 2 and min(wall.size) > 0.0  # a flat box still shows
+    assert obstacle_shapes(geometry, Obstacles(-math.inf, ()), (0.0, 0.0, 0.0)) == []

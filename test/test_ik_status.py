@@ -22,6 +22,8 @@ README_TABLE = {
     'NO_ARM_DESCRIPTION': (13, DiagnosticStatus.ERROR),
     'APPROACH_ADJUSTED': (14, DiagnosticStatus.WARN),
     'MOTION_FAILED': (15, DiagnosticStatus.ERROR),
+    'COLLISION': (16, DiagnosticStatus.ERROR),
+    'PROJECTED': (17, DiagnosticStatus.WARN),
 }
 
 

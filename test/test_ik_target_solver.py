@@ -105,21 +105,29 @@ def test_off_plane_solves_projection():
     assert 'plane' not in DEFAULT.describe(rounding)
 
 
-def test_within_out_of_plane_tolerance_a_target_counts_as_in_the_plane():
+def test_within_out_of_plane_tolerance_a_reached_projection_is_projected_never_reachable():
     # 0.0004 m off the plane, inside the default 0.001 m: never OFF_PLANE (it used to say
-    # "OFF_PLANE: target 0.0004 m off the xy plane (tolerance 0.001 m)"). The status is the
-    # projection's, reachable with it, and tip_error and the text say how far off it is.
+    # "OFF_PLANE: target 0.0004 m off the xy plane (tolerance 0.001 m)"), and never reachable
+    # either: the tip is on the projection, 0.0004 m from the target.
     within = DEFAULT.solve('', 0.3, 0.2, 0.0004)
-    assert (within.status, within.reachable) == (NodeStatus.REACHED, True)
+    assert (within.status, within.reachable) == (NodeStatus.PROJECTED, False)
+    assert within.ik_status is IkStatus.REACHED
+    np.testing.assert_allclose(tip(within), (0.3, 0.2), atol=1e-12)
     assert within.error == pytest.approx(0.0004)
     assert dict(DEFAULT.values(within))['tip_error'] == '0.000400'
     assert DEFAULT.describe(within) == (
-        'REACHED: tip on the target, 0.361 m from the shoulder, elbow up (the target 0.0004 m '
-        'off the xy plane, within out_of_plane_tolerance)')
+        'PROJECTED: target 0.0004 m off the xy plane, within out_of_plane_tolerance (0.001 m): '
+        'its projection reached, elbow up; the tip is 0.0004 m from the target')
     edge = DEFAULT.solve('', 0.3, 0.2, -0.001)
-    assert (edge.status, edge.reachable) == (NodeStatus.REACHED, True)
+    assert (edge.status, edge.reachable) == (NodeStatus.PROJECTED, False)
     beyond = DEFAULT.solve('', 0.3, 0.2, 0.0011)
     assert (beyond.status, beyond.reachable) == (NodeStatus.OFF_PLANE, False)
+    # The other elbow's exact projection is PROJECTED too (the elbow in the text and values).
+    limited = TargetSolver(ArmConfig(joint_lower_limits=(-math.inf, 0.0),
+                                     joint_upper_limits=(math.inf, 3.0)))
+    flipped = limited.solve('', 0.3, 0.2, 0.0004)
+    assert (flipped.status, flipped.elbow, flipped.reachable) == (
+        NodeStatus.PROJECTED, 'down', False)
 
 
 def test_out_of_plane_tolerance_decides_between_off_plane_and_the_projections_status():
@@ -130,12 +138,17 @@ def test_out_of_plane_tolerance_decides_between_off_plane_and_the_projections_st
         result = solver.solve('', 0.65, 0.0, 0.002)
         assert (result.status, result.reachable) == (expected, False)
         assert result.error == pytest.approx(math.hypot(0.1, 0.002))
-    assert wide.solve('', 0.3, 0.2, 0.002).status is NodeStatus.REACHED
+    assert wide.solve('', 0.3, 0.2, 0.002).status is NodeStatus.PROJECTED
     assert wide.solve('', 0.3, 0.2, 0.006).status is NodeStatus.OFF_PLANE
     # A tolerance of 0: on the plane to rounding only (1e-9 of the reach).
     strict = TargetSolver(ArmConfig(out_of_plane_tolerance=0.0))
     assert strict.solve('', 0.3, 0.2, 1e-10).status is NodeStatus.REACHED
     assert strict.solve('', 0.3, 0.2, 1e-8).status is NodeStatus.OFF_PLANE
+    # Whatever the tolerance, reachable only with the tip on the target (1e-9 of the reach).
+    for solver in (wide, DEFAULT, strict):
+        for off in (1e-10, 1e-8, 0.0004, 0.002, 0.006):
+            result = solver.solve('', 0.3, 0.2, off)
+            assert result.reachable == (result.error <= 1e-9 * 0.55), (off, result)
 
 
 @pytest.mark.parametrize('plane', ['xy', 'xz', 'yz'])
@@ -168,3 +181,44 @@ def test_limits_flip_and_nearest():
     down = nearest.solve('', 0.3, 0.2, 0.0, previous=(0.0, 1.0))
     up = nearest.solve('', 0.3, 0.2, 0.0, previous=(1.0, -1.0))
     assert (down.elbow, up.elbow) == ('down', 'up')
+
+
+def test_accept_takes_the_other_elbow_when_it_refuses_the_configured_one():
+    calls = []
+
+    def accept(readings):
+        calls.append(readings)
+        return len(calls) > 1  # refuses the first candidate
+    result = DEFAULT.solve('', 0.3, 0.2, 0.0, accept=accept)
+    plain = DEFAULT.solve('', 0.3, 0.2, 0.0)
+    assert calls[0] == plain.readings and len(calls) == 2
+    assert result.status is NodeStatus.ELBOW_FLIPPED and result.elbow == 'down'
+    assert result.accepted and result.reachable and result.readings == calls[1]
+    np.testing.assert_allclose(tip(result), (0.3, 0.2), atol=1e-12)
+
+
+def test_accept_refusing_everything_returns_the_preferred_pose_not_accepted():
+    result = DEFAULT.solve('', 0.3, 0.2, 0.0, accept=lambda readings: False)
+    plain = DEFAULT.solve('', 0.3, 0.2, 0.0)
+    assert result == plain._replace(accepted=False)
+    assert not result.accepted
+    # A pose that is not exact is the one candidate.
+    calls = []
+    far = DEFAULT.solve('', 0.9, 0.0, 0.0, accept=lambda r: calls.append(r) or False)
+    assert far.status is NodeStatus.OUT_OF_REACH and len(calls) == 1 and not far.accepted
+
+
+def test_accept_without_flipping_tries_the_configured_elbow_alone():
+    solver = TargetSolver(ArmConfig(allow_elbow_flip=False))
+    calls = []
+    result = solver.solve('', 0.3, 0.2, 0.0, accept=lambda r: calls.append(r) or False)
+    assert len(calls) == 1 and not result.accepted and result.elbow == 'up'
+
+
+def test_accept_never_offers_a_pose_past_a_limit():
+    # Elbow down breaks its limit: only elbow up (the configured one) is a candidate.
+    solver = TargetSolver(ArmConfig(joint_lower_limits=(-3.0, -3.0),
+                                    joint_upper_limits=(3.0, 0.0)))
+    calls = []
+    result = solver.solve('', 0.3, 0.2, 0.0, accept=lambda r: calls.append(r) or False)
+    assert len(calls) == 1 and calls[0][1] <= 0.0 and not result.accepted

@@ -212,6 +212,67 @@ def test_trajectory_points_at_the_period_with_zero_end_velocity():
     assert hold.time_from_start == PERIOD and hold.velocity == (0.0, 0.0)
 
 
+class _Straight:
+    """A path motion for :meth:`MotionPlanner.follow`: straight in joint space, at 1 rad/s."""
+
+    def __init__(self, start, goal):
+        self.start, self.goal = np.array(start), np.array(goal)
+        self.duration = float(np.abs(self.goal - self.start).max())
+        self.braked_at = None
+
+    def at_time(self, t):
+        f = min(max(t / self.duration, 0.0), 1.0)
+        v = (self.goal - self.start) / self.duration if 0.0 < f < 1.0 else 0.0 * self.goal
+        return tuple(self.start + f * (self.goal - self.start)), tuple(v), (0.0, 0.0)
+
+    @property
+    def position_extrema(self):
+        return []
+
+    def brake(self, t):
+        self.braked_at = t
+        here = np.array(self.at_time(t)[0])
+        return _Straight(here, here + 0.01 * np.sign(self.goal - self.start))
+
+
+def test_a_path_motion_is_followed_from_rest_and_braked_by_its_own_brake():
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
+    motion = _Straight((0.0, 0.0), (0.5, -0.25))
+    assert planner.follow(motion, (0.5, -0.25)) == pytest.approx(0.5)
+    samples = run(planner)
+    assert samples[-1].position == (0.5, -0.25) and not samples[-1].moving
+    np.testing.assert_allclose(samples[10].position, (0.11, -0.055), atol=1e-12)
+    second = _Straight((0.5, -0.25), (0.0, 0.0))
+    planner.follow(second, (0.0, 0.0))
+    for _ in range(20):
+        planner.advance()
+    with pytest.raises(Exception, match='starts from rest'):
+        planner.follow(_Straight((0.0, 0.0), (1.0, 1.0)), (1.0, 1.0))
+    brake = planner.stop()
+    assert second.braked_at == pytest.approx(20 * PERIOD)
+    assert brake.duration == pytest.approx(0.01) and brake.note == ''
+    np.testing.assert_allclose(brake.position, (0.29, -0.14), atol=1e-12)
+
+
+def test_every_new_motion_is_checked_before_it_starts():
+    seen = []
+
+    def check(trajectory, period):
+        seen.append((trajectory.duration, period))
+        return 'it would touch, somewhere' if len(seen) == 2 else ''
+    planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0), check)
+    planner.plan((0.3, 0.2))
+    run(planner)
+    from two_bone_ik.motion.trajectory import MotionError
+    with pytest.raises(MotionError, match='it would touch, somewhere'):
+        planner.plan((0.0, 0.0))
+    assert not planner.moving and planner.state.position == pytest.approx((0.3, 0.2))
+    motion = _Straight((0.3, 0.2), (0.0, 0.0))
+    motion.checked_with = check  # already checked with it: not asked again
+    planner.follow(motion, (0.0, 0.0))
+    assert len(seen) == 2 and seen[0][1] == PERIOD
+
+
 def test_hold_leaves_the_motion_for_where_the_arm_is_within_the_limits():
     planner = MotionPlanner(LIMITS, UNLIMITED, PERIOD, (0.0, 0.0))
     planner.plan((2.0, -2.0))

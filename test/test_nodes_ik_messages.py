@@ -72,3 +72,14 @@ def test_prebuilt_markers_are_reused_with_the_new_stamp():
     assert reused is prebuilt[0] and reused.header.stamp == Time(sec=2)
     assert (reused.ns, sphere.ns) == ('workspace', 'target')
     assert sphere.header.stamp == Time(sec=2)
+
+
+def test_a_cube_is_placed_at_its_centre_with_its_sides():
+    shape = Shape('keep_out', 2, 'cube', ((0.3, -0.1, 0.05),), (0.85, 0.2, 0.2, 0.35), 0.0,
+                  (0.1, 0.2, 0.04))
+    marker = marker_msg(shape, 'base_link', Time(sec=1))
+    assert (marker.type, marker.ns, marker.id) == (Marker.CUBE, 'keep_out', 2)
+    position = marker.pose.position
+    assert (position.x, position.y, position.z) == (0.3, -0.1, 0.05)
+    assert (marker.scale.x, marker.scale.y, marker.scale.z) == (0.1, 0.2, 0.04)
+    assert marker.pose.orientation.w == 1.0 and not marker.points

@@ -230,12 +230,13 @@ def test_off_plane_target_solved_for_its_projection(arm):
     assert float(reply.values['tip_error']) == pytest.approx(0.05, abs=1e-6)
     assert reply.values['solver_status'] == 'REACHED'
 
-    # Within out_of_plane_tolerance (0.001 m): in the plane, as the parameter says; never
-    # OFF_PLANE. tip_error and the text say how far off it the target is.
+    # Within out_of_plane_tolerance (0.001 m): never OFF_PLANE, and never reachable (the tip is
+    # on the projection): PROJECTED, tip_error and the text say how far off the target is.
     within = arm.send(pose(0.25, 0.2, -0.0005))
-    assert (within.name, within.reachable) == ('REACHED', True)
-    assert within.status.message.endswith('(the target 0.0005 m off the xy plane, within '
-                                          'out_of_plane_tolerance)')
+    assert (within.name, within.code, within.status.level, within.reachable) == (
+        'PROJECTED', 17, WARN, False)
+    assert within.status.message.startswith('PROJECTED: target 0.0005 m off the xy plane, '
+                                            'within out_of_plane_tolerance (0.001 m)')
     assert float(within.values['tip_error']) == pytest.approx(0.0005, abs=1e-6)
     np.testing.assert_allclose(tip_xy(within.q), (0.25, 0.2), atol=FK_TOLERANCE)
 
@@ -528,6 +529,10 @@ BAD_CONFIGS = {
     'lower_above_upper': ({'joint_lower_limits': [0.5, 0.0],
                            'joint_upper_limits': [0.4, 1.0]}, 'joint_lower_limits'),
     'tolerance_out_of_range': ({'out_of_plane_tolerance': 50.0}, 'out_of_plane_tolerance'),
+    'radii_for_another_arm': ({'link_radius': [0.02, 0.02]}, 'link_radius'),
+    'shoulder_on_the_floor': ({'plane': 'xz', 'floor_height': 0.0}, 'link_radius'),
+    'box_inside_out': ({'keep_out_boxes': [0.3, 0.0, 0.0, 0.2, 0.1, 0.1]}, 'keep_out_boxes'),
+    'unknown_path': ({'motion_path': 'curved'}, 'motion_path'),
 }
 
 
@@ -696,10 +701,10 @@ def test_out_of_plane_tolerance_from_the_file_reaches_the_logic(custom, arm):
     assert (wide.name, wide.reachable) == ('OUT_OF_REACH', False)
     narrow = arm.send(pose(0.65, 0.0, 0.003))
     assert (narrow.name, narrow.reachable) == ('OFF_PLANE', False)
-    # A target the plane can reach exactly, 0.003 m off it: in the plane for this arm (its
-    # tip_error says how far), OFF_PLANE for the default one.
+    # A target the plane can reach exactly, 0.003 m off it: its projection reached for this
+    # arm (PROJECTED, never reachable: its tip_error says how far), OFF_PLANE for the default.
     off = custom.send(pose(0.3, 0.2, 0.003, frame='arm_base'))
-    assert (off.name, off.reachable) == ('REACHED', True)
+    assert (off.name, off.reachable) == ('PROJECTED', False)
     assert float(off.values['tip_error']) == pytest.approx(0.003, abs=1e-9)
     assert arm.send(pose(0.3, 0.2, 0.003)).name == 'OFF_PLANE'
 

@@ -8,7 +8,7 @@ from rclpy.context import Context
 from rclpy.parameter import Parameter
 
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, IK_PARAMETERS, ik_parameters
-from two_bone_ik.nodes.parameter_schema import names, SIM_PARAMETERS
+from two_bone_ik.nodes.parameter_schema import names, SIM_PARAMETERS, WORKSPACE_PARAMETERS
 from two_bone_ik.nodes.parameters import BOOL, DOUBLE, DOUBLES, INTEGER, ParameterError
 from two_bone_ik.nodes.parameters import ParameterSpec, SchemaNode, STRING, STRINGS
 
@@ -72,7 +72,10 @@ def test_one_schema_every_name_once():
                        'max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk',
                        'command_rate', 'twist_timeout', 'transform_timeout', 'use_orientation',
                        'approach_pitch', 'allow_reach_back', 'goal_tolerance', 'path_tolerance',
-                       'goal_time', 'state_timeout'}
+                       'goal_time', 'state_timeout', 'floor_height', 'keep_out_boxes',
+                       'link_radius', 'motion_path'}
+    # The workspace: the IK node's, at runtime (the sim reads them read-only, from its file).
+    assert set(names(WORKSPACE_PARAMETERS)) <= set(names(ik_parameters()))
     assert all(spec.read_only for spec in ARM_PARAMETERS + SIM_PARAMETERS)
 
 
@@ -137,5 +140,43 @@ def test_an_empty_list_default_keeps_its_type(context):
                      parameter_overrides=[Parameter('names', value=['elbow_joint'])])
     try:
         assert node.values == {'names': ['elbow_joint']}
+    finally:
+        node.destroy_node()
+
+
+class _BoxesNode(SchemaNode):
+
+    def __init__(self, **kwargs):
+        super().__init__('boxes_test', **kwargs)
+        self.values = self.declare_schema([
+            ParameterSpec('boxes', DOUBLES, [], 'boxes', read_only=False)])
+
+
+def test_an_empty_array_default_is_declared_typed(context):
+    # rclpy would take [] for a byte array and then refuse every array of doubles.
+    node = _BoxesNode(context=context, start_parameter_services=False)
+    try:
+        assert node.values == {'boxes': []}
+        result = node.set_parameters_atomically([Parameter('boxes', value=[0.0, 1.0])])
+        assert result.successful, result.reason
+        assert list(node.get_parameter('boxes').value) == [0.0, 1.0]
+        # ros2 param set /node boxes "[]" sends an empty array of no type (a bool array).
+        result = node.set_parameters_atomically(
+            [Parameter('boxes', Parameter.Type.BOOL_ARRAY, [])])
+        assert result.successful, result.reason
+        assert node.get_parameter('boxes').type_ == Parameter.Type.DOUBLE_ARRAY
+        assert list(node.get_parameter('boxes').value) == []
+        refused = node.set_parameters_atomically([Parameter('boxes', value=[True])])
+        assert refused.reason == 'boxes: expected an array of doubles (write 1.0, not 1), got ' \
+                                 'bool_array [True]'
+    finally:
+        node.destroy_node()
+
+
+def test_an_empty_array_default_takes_an_override(context):
+    node = _BoxesNode(context=context, start_parameter_services=False,
+                      parameter_overrides=[Parameter('boxes', value=[0.5, 0.25])])
+    try:
+        assert list(node.values['boxes']) == [0.5, 0.25]
     finally:
         node.destroy_node()

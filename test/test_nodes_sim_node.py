@@ -234,6 +234,8 @@ def test_params_file_limits_and_override_then_clean_ctrl_c(tmp_path, own_domain)
     (['-p', 'publish_rate:=10'], 'publish_rate: expected a double'),
     (['-p', 'link_lengths:=[0.3, -0.1]'], 'link_lengths: expected 2 non-negative'),
     (['-p', 'arm_params_file:=/nonexistent.yaml'], 'arm_params_file: params file'),
+    (['-p', 'link_radius:=[0.02, 0.02]'], 'link_radius: expected one radius in metres'),
+    (['-p', 'keep_out_boxes:=[0.0, 0.0, 0.0, 1.0, 1.0]'], 'keep_out_boxes: expected 6 values'),
 ])
 def test_bad_parameter_exits_with_one_line(tmp_path, own_domain, ros_args, message):
     node = NodeProcess(MODULE, ros_args=ros_args, domain_id=own_domain, log_dir=tmp_path,

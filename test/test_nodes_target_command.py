@@ -312,7 +312,9 @@ def test_an_unused_orientation_is_said_with_how_to_use_it(domain, probe, tmp_pat
                      ros_args=['-r', '__ns:=/so101'], domain_id=domain, log_dir=tmp_path,
                      name='so101') as process:
         # (The node alone: nothing measures the arm, so no waiting for arrival.)
-        args = ['0.25', '0', '0.02', '-n', '/so101', '--pitch', '0', '-t', PATIENT, '--no-wait']
+        # (8 cm up: from gripper-down to level at 2 cm the hand would sweep through the table
+        # the config sets, MOTION_FAILED.)
+        args = ['0.25', '0', '0.08', '-n', '/so101', '--pitch', '0', '-t', PATIENT, '--no-wait']
         run = run_tool(probe, domain, tmp_path, args, name='unused')
         assert run.code == 0 and run.status() == (0, 'REACHED'), run
         assert run.stderr == (
@@ -320,8 +322,8 @@ def test_an_unused_orientation_is_said_with_how_to_use_it(domain, probe, tmp_pat
             'use_orientation is false (it approaches at its approach_pitch); to use it: ros2 '
             'param set /so101/two_bone_ik use_orientation true, or use_orientation: true in its '
             'params file\n'), run
-        # Done as it says: the pitch is used (the point cannot be reached level: the nearest
-        # reachable pitch), and nothing more is said.
+        # Done as it says: the pitch is used (level, or the reachable pitch nearest it), and
+        # nothing more is said.
         (result,) = probe.set_parameters('/so101/two_bone_ik', {'use_orientation': True})
         assert result.successful, result.reason
         run = run_tool(probe, domain, tmp_path, args, name='used')

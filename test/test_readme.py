@@ -180,7 +180,7 @@ def table(heading_start, text=README):
 def _type_name(spec):
     base = {1: 'bool', 3: 'double', 4: 'string', 7: 'int', 8: 'double', 9: 'string'}[spec.type_]
     if spec.length is None:
-        return base
+        return base + ('[]' if spec.type_ in (7, 8, 9) else '')  # an array of any length
     return f'{base}[N]' if isinstance(spec.length, tuple) else f'{base}[{spec.length}]'
 
 

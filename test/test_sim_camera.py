@@ -13,6 +13,8 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.camera import CameraIntrinsics, CameraPose, check_camera, check_size
 from two_bone_ik.sim.camera import OffscreenCamera
+from two_bone_ik.sim.workspace_geometry import SimWorkspace
+from two_bone_ik.workspace.obstacles import Box, Obstacles
 
 ARM = ArmConfig(plane='xz')
 
@@ -118,3 +120,40 @@ def test_the_render_copy_leaves_the_simulation_alone(sim):
         camera.close()
     assert np.array_equal(sim.data.qpos, before[0])
     assert sim.model.vis.global_.offwidth == before[1]
+
+
+def test_the_table_and_a_box_are_in_the_picture_where_the_camera_projects_them():
+    box = Box((0.25, -0.25, -0.05), (0.35, -0.15, 0.05), 1)
+    pictures = {}
+    for name, obstacles in (('none', Obstacles(-math.inf, ())),
+                            ('floor', Obstacles(-0.3, ())), ('box', Obstacles(-0.3, (box,)))):
+        sim = ArmSim(ARM, workspace=SimWorkspace(obstacles, (0.0, 0.0)))
+        camera = OffscreenCamera(sim.model, 'base_link', (240, 180))
+        try:
+            qpos = sim.data.qpos.copy()
+            qpos[:2] = (-2.0, 0.0)  # the arm out of the way
+            pictures[name] = camera.render(qpos).astype(int)
+            pose = camera.pose(qpos)
+        finally:
+            camera.close()
+
+    def changed(a, b):
+        return np.abs(pictures[a] - pictures[b]).sum(axis=2) > 30
+
+    def pixel(point):
+        return tuple(int(round(c)) for c in camera.intrinsics.project(pose.to_optical(point)))
+    # The table: the picture changes where the camera sees the floor plane.
+    u, v = pixel((0.0, 0.4, -0.3))
+    assert changed('floor', 'none')[max(v - 3, 0):v + 4, max(u - 3, 0):u + 4].any()
+    # The box: it changes the picture at its projection, redder, and nowhere outside it.
+    box_pixels = changed('box', 'floor')
+    u, v = pixel((0.3, -0.2, 0.0))
+    assert box_pixels[v, u]
+    assert (pictures['box'][v, u, 0] - pictures['box'][v, u, 2]
+            > pictures['floor'][v, u, 0] - pictures['floor'][v, u, 2])
+    corners = np.array([pixel((x, y, z)) for x in (0.25, 0.35) for y in (-0.25, -0.15)
+                        for z in (-0.05, 0.05)])
+    (u0, v0), (u1, v1) = corners.min(axis=0) - 3, corners.max(axis=0) + 3
+    outside = box_pixels.copy()
+    outside[max(v0, 0):v1 + 1, max(u0, 0):u1 + 1] = False
+    assert box_pixels.sum() > 20 and outside.sum() <= 5, outside.sum()

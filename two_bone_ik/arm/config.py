@@ -147,9 +147,9 @@ class ArmConfig:
         Whether the solver may use the other elbow branch when the preferred one
         cannot reach the target within the limits.
     out_of_plane_tolerance : float, metres
-        Off-plane distance up to which a target the plane cannot reach reports why
-        (``OUT_OF_REACH``, ...) rather than ``OFF_PLANE``; a target off the plane is never
-        reached.
+        Off-plane distance up to which a target is ``PROJECTED`` (its projection reached) or
+        reports its in-plane reason (``OUT_OF_REACH``, ...) rather than ``OFF_PLANE``; a target
+        off the plane is never reached.
     shoulder_position : tuple of 3 float, metres
         Where the shoulder axis meets the plane the tip moves in, in ``base_frame``.
     joint_zero_angles : tuple of 2 float, radians

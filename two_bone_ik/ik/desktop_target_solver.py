@@ -16,6 +16,7 @@ from two_bone_ik.arm.desktop_geometry import DesktopGeometry
 from two_bone_ik.common.number_text import number_text
 from two_bone_ik.ik.status import FROM_DESKTOP_STATUS, NodeStatus
 from two_bone_ik.ik.target_solver import describe_off_plane, describe_out_of_reach
+from two_bone_ik.ik.target_solver import describe_projected
 from two_bone_ik.ik.target_solver import describe_rejected, ON_TARGET_TOLERANCE, status_values
 from two_bone_ik.ik.target_solver import valid_position, within_tolerance_note
 from two_bone_ik.solver import IkInputError
@@ -214,6 +215,8 @@ class DesktopTargetSolver:
         if status is NodeStatus.OFF_PLANE:
             return describe_off_plane(result, "arm's plane", self._tolerance,
                                       result.solver_status)
+        if status is NodeStatus.PROJECTED:
+            return describe_projected(result, "arm's plane", self._tolerance)
         if self.geometry.model.has_yaw:
             return self._describe_solved(result)
         return self._describe_solved(result) + within_tolerance_note(

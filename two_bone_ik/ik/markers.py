@@ -12,7 +12,9 @@ Every shape is in ``base_frame``, in the arm's real plane around its real should
 - ``arm``: the commanded arm, shoulder -> elbow -> tip (a desktop arm: base -> shoulder ->
   elbow -> wrist -> tool point);
 - ``closest``: where the tip goes when the target is out of reach (the closest reachable
-  point), with a line to the target.
+  point), with a line to the target;
+- ``floor`` and ``keep_out``: the workspace's floor (a thin translucent slab under the arm, its
+  top at ``floor_height``, :data:`FLOOR_SIZE` times the reach across) and each keep-out box.
 
 The node turns each :class:`Shape` into a ``visualization_msgs/Marker`` (namespace and id from
 the shape, so each kind replaces its own marker).
@@ -33,11 +35,18 @@ CLAMPED_AMBER: Color = (0.95, 0.65, 0.10, 0.9)
 REJECTED_RED: Color = (0.90, 0.15, 0.15, 0.9)
 WORKSPACE_GREY: Color = (0.55, 0.55, 0.60, 0.8)
 LIMITS_BLUE: Color = (0.25, 0.50, 0.95, 0.8)
+FLOOR_TAN: Color = (0.80, 0.70, 0.50, 0.5)
+KEEP_OUT_RED: Color = (0.85, 0.20, 0.20, 0.35)
 ARM_DARK: Color = (0.15, 0.15, 0.20, 1.0)
 
 #: Points per reach circle and per sampled curve of the limit outline.
 CIRCLE_SAMPLES = 120
 CURVE_SAMPLES = 48
+
+#: The floor slab's side, relative to the arm's reach (centred under its first joint), and its
+#: thickness, m.
+FLOOR_SIZE = 2.5
+FLOOR_THICKNESS = 0.002
 
 #: Marker line width and sphere diameter, relative to the arm's reach.
 LINE_WIDTH = 0.008
@@ -53,13 +62,15 @@ class Shape(NamedTuple):
         Marker namespace (the kind: workspace, limits, target, arm, closest).
     marker_id : int
         Id within the namespace.
-    kind : {'line_strip', 'line_list', 'sphere'}
+    kind : {'line_strip', 'line_list', 'sphere', 'cube'}
     points : tuple of (x, y, z)
-        In ``base_frame``, m. A sphere has one point, its centre.
+        In ``base_frame``, m. A sphere or a cube has one point, its centre.
     color : tuple of 4 float
         RGBA, 0..1.
     scale : float
         Line width or sphere diameter, m.
+    size : tuple of 3 float or None
+        A cube's sides along x, y, z, m.
     """
 
     namespace: str
@@ -68,6 +79,7 @@ class Shape(NamedTuple):
     points: Tuple[Point, ...]
     color: Color
     scale: float
+    size: Optional[Tuple[float, float, float]] = None
 
 
 def _scale(geometry: ArmGeometry, factor: float) -> float:
@@ -163,6 +175,30 @@ def turning_shapes(geometry, readings: Sequence[float]) -> List[Shape]:
         return []
     plane = geometry.pair_plane(readings)
     return workspace_shapes(plane) + limit_shapes(plane)
+
+
+def obstacle_shapes(geometry, obstacles, first_joint: Point) -> List[Shape]:
+    """Return the floor (when there is one) and each keep-out box, as translucent cubes.
+
+    Parameters
+    ----------
+    geometry : ArmGeometry or DesktopGeometry
+        The arm (its reach sizes the floor).
+    obstacles : two_bone_ik.workspace.obstacles.Obstacles
+    first_joint : tuple of 3 float
+        Where the floor slab is centred (x, y), m.
+    """
+    shapes = []
+    if math.isfinite(obstacles.floor_height):
+        side = FLOOR_SIZE * 2.0 * max(geometry.reach[1], 1e-3)
+        centre = (first_joint[0], first_joint[1], obstacles.floor_height - FLOOR_THICKNESS / 2)
+        shapes.append(Shape('floor', 0, 'cube', (centre,), FLOOR_TAN, 0.0,
+                            (side, side, FLOOR_THICKNESS)))
+    for box in obstacles.boxes:
+        centre = tuple(0.5 * (lo + hi) for lo, hi in zip(box.lower, box.upper))
+        size = tuple(max(hi - lo, 1e-4) for lo, hi in zip(box.lower, box.upper))
+        shapes.append(Shape('keep_out', box.number, 'cube', (centre,), KEEP_OUT_RED, 0.0, size))
+    return shapes
 
 
 def status_color(status: NodeStatus) -> Color:

@@ -49,8 +49,17 @@ class NodeStatus(enum.IntEnum):
     #: approach pitch cannot reach it; the reachable pitch nearest it is commanded.
     APPROACH_ADJUSTED = 14
     #: Solved, but no motion to it could be planned within the motion limits (e.g. one that
-    #: would last longer than the planner can represent): nothing new commanded.
+    #: would last longer than the planner can represent), or the motion would touch the floor
+    #: or a keep-out box, or its straight line cannot be followed: nothing new commanded.
     MOTION_FAILED = 15
+    #: The target is below the floor or inside a keep-out box, or every exact pose the
+    #: solver's preference allows (or its one closest pose) would put a link through one:
+    #: nothing commanded.
+    COLLISION = 16
+    #: Off the arm's plane, but within ``out_of_plane_tolerance`` of it: the target's
+    #: projection onto the plane is reached exactly (the tip is the target's off-plane distance
+    #: from it, so ``reachable`` is false); beyond the tolerance it is ``OFF_PLANE``.
+    PROJECTED = 17
 
 
 #: Diagnostic level of each status.
@@ -66,11 +75,14 @@ LEVELS = {
     NodeStatus.NO_ARM_DESCRIPTION: ERROR,
     NodeStatus.APPROACH_ADJUSTED: WARN,
     NodeStatus.MOTION_FAILED: ERROR,
+    NodeStatus.COLLISION: ERROR,
+    NodeStatus.PROJECTED: WARN,
 }
 
 #: Statuses whose target is rejected: no joint command is published.
 REJECTED = frozenset({NodeStatus.WRONG_FRAME, NodeStatus.INVALID_TARGET,
-                      NodeStatus.NO_ARM_DESCRIPTION, NodeStatus.MOTION_FAILED})
+                      NodeStatus.NO_ARM_DESCRIPTION, NodeStatus.MOTION_FAILED,
+                      NodeStatus.COLLISION})
 
 #: Statuses whose target is solved exactly (a command that puts the tip on the target).
 SOLVED = frozenset({NodeStatus.REACHED, NodeStatus.ELBOW_FLIPPED, NodeStatus.APPROACH_ADJUSTED})

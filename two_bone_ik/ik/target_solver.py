@@ -9,7 +9,7 @@ last command.
 """
 
 import math
-from typing import NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.geometry import ArmGeometry
@@ -62,6 +62,9 @@ class TargetResult(NamedTuple):
     frame_reason : str
         ``WRONG_FRAME``: why the target could not be transformed into ``base_frame`` (tf2's
         reason); '' otherwise.
+    accepted : bool
+        False when ``solve`` was given ``accept`` and refused every candidate pose: this is
+        then the most preferred one (True otherwise).
     """
 
     status: NodeStatus
@@ -76,6 +79,7 @@ class TargetResult(NamedTuple):
     frame_id: str
     position: Tuple[float, float, float]
     frame_reason: str = ''
+    accepted: bool = True
 
     @property
     def rejected(self) -> bool:
@@ -136,6 +140,14 @@ def describe_off_plane(result, plane: str, tolerance: float, solver_status) -> s
     return (f"{result.status.name}: target {number_text(abs(result.off_plane), 'm', 4)} off "
             f"the {plane}, beyond out_of_plane_tolerance ({number_text(tolerance, 'm')}); its "
             f'projection commanded{why}')
+
+
+def describe_projected(result, plane: str, tolerance: float) -> str:
+    """One line for ``PROJECTED``: how far off ``plane`` (its name) the reached projection is."""
+    off = number_text(abs(result.off_plane), 'm', 4)
+    return (f'{result.status.name}: target {off} off the {plane}, within '
+            f"out_of_plane_tolerance ({number_text(tolerance, 'm')}): its projection reached, "
+            f'elbow {result.elbow}; the tip is {off} from the target')
 
 
 def within_tolerance_note(result, plane: str, on_plane: float) -> str:
@@ -203,7 +215,8 @@ class TargetSolver:
         self._plane = f'{geometry.plane_name} plane'
 
     def solve(self, frame_id: str, x: float, y: float, z: float,
-              previous: Optional[Sequence[float]] = None, orientation=None) -> TargetResult:
+              previous: Optional[Sequence[float]] = None, orientation=None,
+              accept: Optional[Callable[[Tuple[float, ...]], bool]] = None) -> TargetResult:
         """Solve one target.
 
         Parameters
@@ -219,6 +232,13 @@ class TargetSolver:
         orientation : optional
             Ignored: a planar arm cannot choose its tip's orientation (the desktop solver's
             signature, so the node calls both alike).
+        accept : callable, optional
+            ``accept(readings)`` -> whether a candidate pose may be commanded (e.g. it clears
+            the floor and the keep-out boxes). The candidates, in preference order: the pose
+            solved as without it, then, when that is exact on the configured elbow and
+            ``allow_elbow_flip``, the other elbow's exact pose within the limits
+            (``ELBOW_FLIPPED``). The first accepted is returned; none accepted, the first with
+            ``accepted`` False.
 
         Returns
         -------
@@ -247,6 +267,23 @@ class TargetSolver:
             # Beyond the solver's exact range (1e100 m from the shoulder): not reached from a
             # valid position, but every way to INVALID_TARGET stays one.
             return rejected_result(NodeStatus.INVALID_TARGET, frame_id, position)
+        result = self._result(sol, u, v, off, previous, frame_id, position)
+        if accept is None or accept(result.readings):
+            return result
+        if sol.status is IkStatus.REACHED and self._flip:
+            other = 'down' if sol.elbow == 'up' else 'up'
+            flipped = solve(u, v, self._l1, self._l2, other, self._limits, False, previous_q)
+            if flipped.status is IkStatus.REACHED and flipped.elbow == other:
+                alternative = self._result(flipped, u, v, off, previous, frame_id, position)
+                if alternative.status is NodeStatus.REACHED:
+                    alternative = alternative._replace(status=NodeStatus.ELBOW_FLIPPED)
+                if accept(alternative.readings):
+                    return alternative
+        return result._replace(accepted=False)
+
+    def _result(self, sol, u, v, off, previous, frame_id, position) -> TargetResult:
+        """Return the outcome of a solver solution: readings, status, reach (:meth:`solve`)."""
+        (z1, z2), (d1, d2) = self._zero, self._direction
         reading1 = d1 * (sol.q1 - z1)
         reading2 = d2 * (sol.q2 - z2)
         if previous is not None:
@@ -258,11 +295,15 @@ class TargetSolver:
         error = sol.error if off == 0.0 else math.hypot(sol.error, off)
         status = FROM_IK_STATUS[sol.status]
         reachable = sol.reachable
-        if not -self._tolerance <= off <= self._tolerance:
-            # Within the tolerance the target counts as in the plane (its status is its
-            # projection's, tip_error the whole distance); beyond it, OFF_PLANE.
+        if not -self._on_plane <= off <= self._on_plane:
+            # Off the plane the tip cannot be on the target: within the tolerance a reached
+            # projection is PROJECTED (a clamped one keeps the in-plane reason), beyond it
+            # OFF_PLANE; tip_error is the whole distance.
             reachable = False
-            status = NodeStatus.OFF_PLANE
+            if not -self._tolerance <= off <= self._tolerance:
+                status = NodeStatus.OFF_PLANE
+            elif sol.reachable:
+                status = NodeStatus.PROJECTED
         return TargetResult(status, reading1, reading2, reachable, math.hypot(u, v), error, off,
                             sol.elbow, sol.status, frame_id, position)
 
@@ -283,6 +324,8 @@ class TargetSolver:
             return describe_rejected(result, self.base_frame)
         if status is NodeStatus.OFF_PLANE:
             return describe_off_plane(result, self._plane, self._tolerance, result.ik_status)
+        if status is NodeStatus.PROJECTED:
+            return describe_projected(result, self._plane, self._tolerance)
         return self._describe_in_plane(result) + within_tolerance_note(result, self._plane,
                                                                        self._on_plane)
 

@@ -85,10 +85,13 @@ class CommandStream:
         Command rate, Hz.
     initial_positions : sequence of float
         Where the arm is at start when nothing measures it, rad.
+    check : callable, optional
+        What every planned motion is checked with before it starts (see
+        :class:`~two_bone_ik.motion.planner.MotionPlanner`).
     """
 
     def __init__(self, limits: MotionLimits, position_limits, rate: float,
-                 initial_positions: Sequence[float]):
+                 initial_positions: Sequence[float], check=None):
         self._limits = limits
         self._planned = limits.limited  # asked per target: kept, not recomputed
         self._position_limits = tuple(tuple(pair) for pair in position_limits)
@@ -99,6 +102,7 @@ class CommandStream:
         self._planner = None  # a MotionPlanner once a goal is planned
         self._sent_plans = 0
         self._last: Optional[Vector] = None
+        self._check = check
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -141,6 +145,12 @@ class CommandStream:
             self._rate = float(rate)
             self._planner = None if self._planner is None else self._new_planner(
                 self._planner.state.position)
+
+    def set_check(self, check) -> None:
+        """Check every motion planned from now on with ``check`` (None: nothing)."""
+        self._check = check
+        if self._planner is not None:
+            self._planner.check = check
 
     def set_position_limits(self, position_limits) -> None:
         """Use new joint limits for the same joints; the motion and its state are kept."""
@@ -206,7 +216,8 @@ class CommandStream:
     def _planner_at(self, position):
         """Return a planner at rest at ``position``."""
         from two_bone_ik.motion.planner import MotionPlanner  # Ruckig: only when planning
-        return MotionPlanner(self._limits, self._position_limits, 1.0 / self._rate, position)
+        return MotionPlanner(self._limits, self._position_limits, 1.0 / self._rate, position,
+                             self._check)
 
     def _new_planner(self, position):
         """Return a planner starting at ``position``; none of its plans has been sent yet."""
@@ -232,6 +243,27 @@ class CommandStream:
         if not self._planner.moving:  # already there: one command, nothing to stream
             return Step(self._planner.state.position, 0.0, new)
         return Step(None, duration, new)
+
+    @property
+    def rest_position(self) -> Vector:
+        """Where the arm rests, or will once the current motion ends (its goal), rad."""
+        planner = self._planner
+        if planner is None:
+            return self._start_position()
+        return planner.state.position if not planner.moving else planner.end
+
+    def follow(self, motion, goal: Sequence[float]) -> Step:
+        """Start ``motion`` (timed elsewhere: a path from :attr:`rest_position`) now, at rest.
+
+        Raises
+        ------
+        two_bone_ik.motion.trajectory.MotionError
+            If the arm is moving, or the planner's check refuses it (nothing changes then).
+        """
+        if self._planner is None:
+            self._planner = self._new_planner(self._start_position())
+        duration = self._planner.follow(motion, goal)
+        return Step(None, duration, self._take_new_plan())
 
     def preview(self, goal: Sequence[float]) -> float:
         """Return the seconds a motion to ``goal`` would take if planned now, changing nothing.

@@ -116,10 +116,14 @@ class MotionPlanner:
     position : sequence of float
         Where the arm is at start (at rest), rad; it may lie outside the limits (see the module
         docstring).
+    check : callable, optional
+        ``check(trajectory, period)`` -> why a planned motion must not start ('' when it may),
+        asked of every new motion before it starts (e.g. whether it stays clear of the floor
+        and the keep-out boxes); braking is not asked.
     """
 
     def __init__(self, limits: MotionLimits, position_limits, period: float,
-                 position: Sequence[float]):
+                 position: Sequence[float], check=None):
         self._bounds = tuple((float(lo), float(hi)) for lo, hi in position_limits)
         self._dofs = len(self._bounds)
         self._continuous = tuple(lo == -math.inf and hi == math.inf for lo, hi in self._bounds)
@@ -135,6 +139,8 @@ class MotionPlanner:
         self._pending: Optional[Vector] = None
         self._state = at_rest(position)
         self._box = _stretched(self._bounds, self._state.position)
+        #: What every new motion is checked with before it starts (None: nothing).
+        self.check = check
         #: How many motions have started (a queued goal counts when it starts): a new value
         #: means a new trajectory to send.
         self.plans = 0
@@ -165,6 +171,15 @@ class MotionPlanner:
     def moving(self) -> bool:
         """Whether a motion is under way (or queued)."""
         return self._state.moving or self._pending is not None
+
+    @property
+    def end(self) -> Vector:
+        """Where the arm comes to rest once the motion under way (and a queued one) ends, rad."""
+        if self._pending is not None:
+            return self._pending
+        if self._trajectory is None:
+            return self._state.position
+        return self._end()
 
     def remaining(self) -> float:
         """Seconds of planned motion left after the last sample (a queued goal not counted)."""
@@ -276,9 +291,21 @@ class MotionPlanner:
             inp.current_position = list(self._end())
             inp.current_velocity = [0.0] * self._dofs
             inp.current_acceleration = [0.0] * self._dofs
-            later = self._calculate(inp, ruckig)
+            later = self._checked(self._calculate(inp, ruckig))
             return None, goal, self.remaining() + later.duration
-        return trajectory, goal, trajectory.duration
+        return self._checked(trajectory), goal, trajectory.duration
+
+    def _checked(self, trajectory):
+        """Return ``trajectory`` if :attr:`check` lets it start, else raise MotionError.
+
+        A motion already checked with the same check (its ``checked_with``) is not checked
+        again.
+        """
+        if self.check is not None and getattr(trajectory, 'checked_with', None) != self.check:
+            problem = self.check(trajectory, self._period)
+            if problem:
+                raise MotionError(problem)
+        return trajectory
 
     def plan(self, goal: Sequence[float]) -> float:
         """Plan the motion to ``goal`` (readings, rad, inside the limits) from the last sample.
@@ -316,6 +343,23 @@ class MotionPlanner:
             If Ruckig cannot plan it.
         """
         return self._prepare(goal, self._preview_ruckig)[2]
+
+    def follow(self, motion, goal: Sequence[float]) -> float:
+        """Start a motion timed elsewhere (a path, e.g. a straight line) from rest, now.
+
+        ``motion`` has what a Ruckig trajectory has (``duration``, ``at_time``,
+        ``position_extrema``) and ``brake(t)`` (how :meth:`stop` brakes it); it starts where
+        the arm rests and ends at rest at ``goal``. Returns its duration, s.
+
+        Raises
+        ------
+        MotionError
+            If the arm is moving, or :attr:`check` refuses it (nothing changes then).
+        """
+        if self.moving:
+            raise MotionError('a motion along a path starts from rest, and the arm is moving')
+        self._start(self._checked(motion), self._limits, tuple(float(v) for v in goal))
+        return float(motion.duration)
 
     def _start(self, trajectory: Trajectory, limits: MotionLimits,
                goal: Optional[Vector] = None) -> None:
@@ -362,6 +406,10 @@ class MotionPlanner:
         if not self._state.moving:
             self._trajectory = None
             return Brake(self._state.position, 0.0, '')
+        if hasattr(self._trajectory, 'brake'):  # along its own path, within its own limits
+            braking = self._trajectory.brake((self._tick - self._start_tick) * self._period)
+            self._start(braking, self._planned_limits)
+            return Brake(self._end(), braking.duration, '')
         for limits, note in self._brake_limits():
             try:
                 trajectory = self._brake_trajectory(limits)

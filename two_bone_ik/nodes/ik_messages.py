@@ -14,7 +14,7 @@ from two_bone_ik.motion.trajectory import TrajectoryPoint
 from visualization_msgs.msg import Marker, MarkerArray
 
 _MARKER_TYPES = {'line_strip': Marker.LINE_STRIP, 'line_list': Marker.LINE_LIST,
-                 'sphere': Marker.SPHERE}
+                 'sphere': Marker.SPHERE, 'cube': Marker.CUBE}
 
 
 def duration_msg(seconds: float) -> Duration:
@@ -31,10 +31,13 @@ def marker_msg(shape: Shape, frame: str, stamp) -> Marker:
     marker.header.stamp = stamp
     marker.pose.orientation.w = 1.0
     marker.color.r, marker.color.g, marker.color.b, marker.color.a = shape.color
-    if shape.kind == 'sphere':
+    if shape.kind in ('sphere', 'cube'):
         (x, y, z), = shape.points
         marker.pose.position.x, marker.pose.position.y, marker.pose.position.z = x, y, z
-        marker.scale.x = marker.scale.y = marker.scale.z = shape.scale
+        if shape.kind == 'cube':
+            marker.scale.x, marker.scale.y, marker.scale.z = (float(v) for v in shape.size)
+        else:
+            marker.scale.x = marker.scale.y = marker.scale.z = shape.scale
     else:
         marker.scale.x = shape.scale
         marker.points = [Point(x=float(x), y=float(y), z=float(z)) for x, y, z in shape.points]

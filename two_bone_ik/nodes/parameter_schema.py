@@ -173,6 +173,32 @@ ARRIVAL_PARAMETERS = (
         read_only=False, bounds=(0.01, 60.0)),
 )
 
+#: The arm's workspace (two_bone_ik/workspace/): runtime on the IK node, read-only on the sim,
+#: which reads them as it reads the arm's (from ``arm_params_file`` too).
+WORKSPACE_PARAMETERS = (
+    ParameterSpec(
+        'floor_height', DOUBLE, -_INF,
+        'The floor (the table top the arm stands on): the plane z = floor_height of base_frame, '
+        'metres. No link, no target and no planned motion goes through it. -.inf: none.',
+        'a height within +-1000 m, or -.inf', read_only=False),
+    ParameterSpec(
+        'keep_out_boxes', DOUBLES, [],
+        'Boxes no link, target or planned motion may enter: six values per box, min x, y, z '
+        'and max x, y, z, metres in base_frame. Empty: none.',
+        '6 finite values per box, each min <= its max; at most 100 boxes', read_only=False),
+    ParameterSpec(
+        'link_radius', DOUBLES, [0.02],
+        'Radius of each moving link, metres: one value for every link, or one per link of the '
+        'chain, base first (N + 1; the base never counts). A link is the segment between '
+        'consecutive joint origins, the last one to the tool point.',
+        'one value, or N + 1 values, each 0 to 10 m', read_only=False),
+    ParameterSpec(
+        'motion_path', STRING, 'joint',
+        'How a planned motion reaches a target: joint (straight in joint space) or linear (the '
+        'tool point on the straight line, the approach pitch turning linearly; needs motion '
+        'limits).', 'one of: joint, linear', read_only=False),
+)
+
 #: Parameters of the IK node (``two_bone_ik``) besides the arm's.
 IK_PARAMETERS = (
     ParameterSpec(
@@ -204,9 +230,9 @@ IK_PARAMETERS = (
         'whenever a new one arrives.'),
     ParameterSpec(
         'out_of_plane_tolerance', DOUBLE, _ARM.out_of_plane_tolerance,
-        'Off-plane distance up to which a target that cannot be reached in the plane reports '
-        'why (OUT_OF_REACH, ...) rather than OFF_PLANE, metres. A target off the plane is never '
-        'REACHED.',
+        'Off-plane distance up to which a target is PROJECTED (its projection reached) or gets '
+        'its in-plane reason (OUT_OF_REACH, ...) rather than OFF_PLANE, metres. A target off '
+        'the plane is never REACHED.',
         '0 to 10 m', bounds=(0.0, 10.0)),
 )
 
@@ -284,7 +310,8 @@ def ik_parameters():
     """Specs of the IK node, arm parameters first, with their read-only flags for it."""
     arm = tuple(spec._replace(read_only=spec.name not in IK_RUNTIME_ARM_PARAMETERS)
                 for spec in ARM_PARAMETERS)
-    return arm + IK_PARAMETERS + MOTION_PARAMETERS + ARRIVAL_PARAMETERS
+    return (arm + IK_PARAMETERS + MOTION_PARAMETERS + ARRIVAL_PARAMETERS
+            + WORKSPACE_PARAMETERS)
 
 
 def names(specs) -> tuple:

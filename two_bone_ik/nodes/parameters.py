@@ -33,6 +33,8 @@ STRING = ParameterType.PARAMETER_STRING
 STRINGS = ParameterType.PARAMETER_STRING_ARRAY
 BOOL = ParameterType.PARAMETER_BOOL
 
+_ARRAYS = (DOUBLES, INTEGERS, STRINGS)
+
 _WORDS = {
     DOUBLE: ('a double', ' (write 1.0, not 1)'),
     DOUBLES: ('doubles', ' (write 1.0, not 1)'),
@@ -235,8 +237,20 @@ class SchemaNode(Node):
                 return problem
         return None
 
+    def _typed_empty(self, parameter: Parameter) -> Parameter:
+        """Return an empty array for an array parameter as that parameter's type.
+
+        ``ros2 param set /node name "[]"`` sends an empty array of no particular type.
+        """
+        spec = getattr(self, '_schema', {}).get(parameter.name)
+        if (spec is not None and spec.type_ in _ARRAYS and parameter.type_.value != spec.type_
+                and isinstance(parameter.value, (list, tuple)) and not parameter.value):
+            return Parameter(parameter.name, Parameter.Type(spec.type_), [])
+        return parameter
+
     def set_parameters_atomically(self, parameter_list: List[Parameter]) -> SetParametersResult:
         """Set parameters all at once; a change the schema refuses comes back with its reason."""
+        parameter_list = [self._typed_empty(parameter) for parameter in parameter_list]
         problem = self.parameter_change_problem(parameter_list)
         if problem:
             return SetParametersResult(successful=False, reason=problem)

@@ -35,7 +35,10 @@ of 3 to 5 ``joint_names`` also ``arm_shape`` and ``tool_offset``; or ``robot_des
 per-joint and shape parameters count only when given. Their defaults are read from
 ``arm_params_file`` when it is set (the IK node's params file: the section that
 ``/<namespace>/two_bone_ik`` would take, matched as rcl does), so one YAML drives both nodes; a
-parameter given explicitly overrides the file.
+parameter given explicitly overrides the file. So does the workspace (``floor_height``,
+``keep_out_boxes``, ``link_radius``: read-only here): the floor and the boxes become geometry
+and each moving link a capsule, their contacts real and counted in ``/diagnostics``
+(``table_contacts``; see :mod:`two_bone_ik.sim.workspace_geometry`).
 
 Run it with ``ros2 run two_bone_ik two_bone_ik_sim --ros-args -p
 arm_params_file:=config/two_bone_ik.yaml`` or ``python -m two_bone_ik.nodes.sim_node ...``.
@@ -58,7 +61,7 @@ from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.nodes.diagnostics import diagnostic_status
 from two_bone_ik.nodes.node_runner import run_node
 from two_bone_ik.nodes.parameter_schema import ARM_PARAMETERS, ik_parameters, names
-from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS
+from two_bone_ik.nodes.parameter_schema import SIM_PARAMETERS, WORKSPACE_PARAMETERS
 from two_bone_ik.nodes.parameters import DOUBLE, DOUBLES, parameter_overrides, ParameterError
 from two_bone_ik.nodes.parameters import SchemaNode, warn_unknown_overrides
 from two_bone_ik.nodes.sim_render import SimRendering
@@ -66,6 +69,8 @@ from two_bone_ik.sim.arm_sim import ArmSim
 from two_bone_ik.sim.session import SimSession
 from two_bone_ik.sim.simulated_arm import arm_from_parameters
 from two_bone_ik.sim.trajectory_follower import TrajectoryPoint
+from two_bone_ik.sim.workspace_geometry import SimWorkspace
+from two_bone_ik.workspace.obstacles import check_link_radius, obstacles_from_values
 
 NODE_NAME = 'two_bone_ik_sim'
 
@@ -77,6 +82,10 @@ DIAGNOSTICS_PERIOD = 1.0
 
 #: The parameter whose length (and default) follows the arm's joint count.
 INITIAL_POSITIONS = 'initial_positions'
+
+#: The workspace the sim builds (read-only here; ``motion_path`` is the IK node's alone).
+SIM_WORKSPACE_PARAMETERS = tuple(spec._replace(read_only=True) for spec in WORKSPACE_PARAMETERS
+                                 if spec.name != 'motion_path')
 
 
 def _seconds(duration) -> float:
@@ -109,7 +118,8 @@ def _arm_parameters(values, given):
 
 def _declarable(values):
     """Return ``values`` with numbers made floats where the parameter is a double (YAML ints)."""
-    doubles = {spec.name for spec in ARM_PARAMETERS if spec.type_ in (DOUBLE, DOUBLES)}
+    doubles = {spec.name for spec in ARM_PARAMETERS + SIM_WORKSPACE_PARAMETERS
+               if spec.type_ in (DOUBLE, DOUBLES)}
 
     def double(value):
         return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
@@ -152,7 +162,8 @@ class SimNode(SchemaNode):
                 damping_ratio=settings['damping_ratio'],
                 joint_damping=settings['joint_damping'], timestep=settings['timestep'],
                 gravity_compensation=settings['gravity_compensation'],
-                initial_positions=initial, blocked_joints=list(settings['blocked_joints']))
+                initial_positions=initial, workspace=self._declare_workspace(arm),
+                blocked_joints=list(settings['blocked_joints']))
         except ConfigError as error:  # SimError, UrdfError, ArmConfigError, ...
             raise ParameterError(str(error)) from None
         self._session = SimSession(sim, settings['real_time_factor'])
@@ -220,6 +231,7 @@ class SimNode(SchemaNode):
             If the file or a parameter is invalid, or the arm cannot be simulated.
         """
         in_file = {}
+        self._workspace_in_file = {}
         if params_file:
             namespace = self.get_namespace().rstrip('/')
             ik_node = f'{namespace}/{IK_NODE_NAME}'
@@ -229,12 +241,28 @@ class SimNode(SchemaNode):
                     self.get_logger().warning(found.describe_unmatched(ik_node, [params_file]))
                 in_file = {name: value for name, value in found.values.items()
                            if name in names(ARM_PARAMETERS)}
+                self._workspace_in_file = {
+                    name: value for name, value in found.values.items()
+                    if name in names(SIM_WORKSPACE_PARAMETERS)}
                 _arm_parameters(in_file, in_file)  # the file's own values, named as its
             except ValueError as error:
                 raise ParameterError(f'arm_params_file: {error}') from None
         values = self.declare_schema(ARM_PARAMETERS, _declarable(in_file))
         given = set(in_file) | set(parameter_overrides(self))
         return arm_from_parameters(values, given), bool(values['robot_description'])
+
+    def _declare_workspace(self, arm) -> SimWorkspace:
+        """Declare the workspace parameters (defaults from ``arm_params_file``); return it.
+
+        Raises
+        ------
+        ConfigError
+            Naming the parameter at fault.
+        """
+        values = self.declare_schema(SIM_WORKSPACE_PARAMETERS,
+                                     _declarable(self._workspace_in_file))
+        return SimWorkspace(obstacles_from_values(values),
+                            check_link_radius(values['link_radius'], len(arm.joint_names)))
 
     def _controller_subscription(self, parameter, controller, topic, msg_type, callback, qos):
         """Subscribe ``<controller>/<topic>``, or return None if ``controller`` is empty."""

@@ -26,7 +26,8 @@ from two_bone_ik.arm.geometry import dot
 from two_bone_ik.common.config_error import ConfigError
 from two_bone_ik.common.warning_throttle import WarningThrottle
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
-from two_bone_ik.ik.markers import arm_shapes, Shape, target_shapes, turning_shapes
+from two_bone_ik.ik.markers import arm_shapes, obstacle_shapes, Shape, target_shapes
+from two_bone_ik.ik.markers import turning_shapes
 from two_bone_ik.ik.status import LEVELS, MotionStatus, NodeStatus
 from two_bone_ik.ik.target_frame import needs_transform, rotate, TransformLookup
 from two_bone_ik.ik.target_solver import describe_without_arm, rejected_result, TargetSolver
@@ -37,7 +38,7 @@ from two_bone_ik.session.arm_source import ARM_PARAMETERS, ArmSource
 from two_bone_ik.session.arrival import ARRIVAL_PARAMETERS, arrival_settings, ArrivalMonitor
 from two_bone_ik.session.arrival import stamp_id
 from two_bone_ik.session.commanded_motion import CommandedMotion, shown
-from two_bone_ik.session.jog import Jog, twist_problem
+from two_bone_ik.session.jog import Jog, slid, twist_problem
 from two_bone_ik.session.motion_status import motion_status, tool_point_values
 from two_bone_ik.session.outputs import LogLine, MotionStatusReport, Report, StopAnswer
 from two_bone_ik.session.outputs import TargetAnswer, Tick
@@ -46,9 +47,14 @@ from two_bone_ik.session.reports import arm_report, motion_report
 from two_bone_ik.session.target_frames import check_transform_timeout, Held, Moved
 from two_bone_ik.session.target_frames import TargetFrames
 from two_bone_ik.session.target_statistics import TargetStatistics
+from two_bone_ik.session.workspace_guard import Guarded, WORKSPACE_DEFAULTS, WorkspaceGuard
+from two_bone_ik.workspace.obstacles import WORKSPACE_PARAMETERS
 
 #: Parameters of the motion (checked and applied apart from the arm's).
 MOTION_LIMIT_PARAMETERS = ('max_joint_velocity', 'max_joint_acceleration', 'max_joint_jerk')
+
+#: Statuses whose pose is not commanded though solved.
+_NOT_COMMANDED = frozenset({NodeStatus.MOTION_FAILED, NodeStatus.COLLISION})
 
 #: Minimum seconds between two warnings of the same kind (rejected targets, joint_states).
 WARNING_THROTTLE = 5.0
@@ -63,6 +69,7 @@ SESSION_DEFAULTS = {
     'max_joint_velocity': (math.inf, math.inf), 'max_joint_acceleration': (math.inf, math.inf),
     'max_joint_jerk': (math.inf, math.inf), 'command_rate': 100.0,
     'initial_positions': (0.0, 0.0), 'twist_timeout': 0.2, 'transform_timeout': 0.1,
+    **WORKSPACE_DEFAULTS,
 }
 
 
@@ -150,10 +157,12 @@ class ArmSession:
                                        clock, _continuous(self._bounds))
         self._said_unmonitored = False  # whether the last verdict, NOT_MONITORED, was logged
         self._convention = self._convention_of(solver)
+        self._workspace = WorkspaceGuard(values)
+        self._workspace.use_arm(solver)
         self._motion = CommandedMotion(limits, self._bounds,
                                        check_command_rate(values['command_rate']),
                                        initial_positions_for(self._initial_value, len(names)),
-                                       names, trajectories)
+                                       names, trajectories, self._workspace.check)
         self._given = frozenset(given)
         self._stats = TargetStatistics(clock())
         self._clock = clock
@@ -269,14 +278,21 @@ class ArmSession:
 
     # -- targets ------------------------------------------------------------------------------
 
-    def _solve(self, frame_id: str, position, orientation=None):
+    def _solve(self, frame_id: str, position, orientation=None, previous=None, **options):
+        """Solve a target (with the workspace, when there is one): ``(Guarded, logs)``."""
         solver = self.solver
         if solver is None:
-            return rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id, position), ()
+            return Guarded(rejected_result(NodeStatus.NO_ARM_DESCRIPTION, frame_id,
+                                           position)), ()
+        previous = self._held(solver) if previous is None else previous
         try:
-            return solver.solve(frame_id, *position, self._held(solver), orientation), ()
+            if self._workspace.active:
+                return self._workspace.solve(solver, frame_id, position, previous,
+                                             orientation, **options), ()
+            return Guarded(solver.solve(frame_id, *position, previous, orientation,
+                                        **options)), ()
         except Exception:  # noqa: B902 - the safety net: a target never ends the node
-            return self._rejected(NodeStatus.INVALID_TARGET, frame_id, position), \
+            return Guarded(self._rejected(NodeStatus.INVALID_TARGET, frame_id, position)), \
                 self._unexpected_failure(frame_id, position)
 
     def _held(self, solver) -> Optional[Tuple[float, ...]]:
@@ -373,19 +389,21 @@ class ArmSession:
             with self._jog_lock:
                 self._jog.stop()
         if frame_reason:
-            result, logs = self._rejected(NodeStatus.WRONG_FRAME, frame_id, position,
-                                          frame_reason), ()
+            guarded, logs = Guarded(self._rejected(NodeStatus.WRONG_FRAME, frame_id, position,
+                                                   frame_reason)), ()
         else:
-            result, logs = self._solve(frame_id, position, orientation)
+            guarded, logs = self._solve(frame_id, position, orientation)
+        result, detail = guarded.result, guarded.detail
         command = trajectory = None
         moving, remaining, wake = self._motion.moving, 0.0, False
         motion = ()
-        if not result.rejected:
+        if not result.rejected and result.status is not NodeStatus.COLLISION:
             origin = self._commanded_now()
             try:
-                planned = self._motion.command(result.readings)
+                planned = self._motion.command(result.readings, self._line_path())
             except MotionError as error:
                 result = result._replace(status=NodeStatus.MOTION_FAILED, reachable=False)
+                detail = str(error)
                 logs += (LogLine('error', self._failure_text(result, error)),)
             else:
                 self._previous = result.readings
@@ -396,28 +414,44 @@ class ArmSession:
                                       result.position, '')
                 wake = True  # the pacer checks arrival, and streams a planned motion
         self._stats.record(result.status)
-        commanded = result.status is not NodeStatus.MOTION_FAILED and not result.rejected
+        commanded = result.status not in _NOT_COMMANDED and not result.rejected
         self._last_target = (result.position, result.status,
                              result.readings if commanded else None)
         self.picture_due = True
-        if result.rejected and result.status is not NodeStatus.MOTION_FAILED and \
+        if (result.rejected or result.status is NodeStatus.COLLISION) and \
+                result.status is not NodeStatus.MOTION_FAILED and \
                 self._throttle.allow(result.status):
-            logs += (LogLine('warning', self.describe(result)),)
-        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, motion)
+            logs += (LogLine('warning', self.describe(result, detail)),)
+        return TargetAnswer(result, command, trajectory, moving, remaining, wake, logs, motion,
+                            detail)
+
+    def _line_path(self):
+        """How a planned motion follows ``motion_path: linear`` (None: in joint space)."""
+        if self._workspace.motion_path != 'linear':
+            return None
+        return lambda start, goal: self._workspace.line_motion(
+            start, goal, self._motion.stream.limits, self.period)
 
     def _failure_text(self, result, error) -> str:
         return (f'{NodeStatus.MOTION_FAILED.name}: target solved, but no motion to '
                 f'{shown(result.readings)} rad could be planned: {error}; nothing new commanded')
 
-    def describe(self, result) -> str:
-        """One line about a target's outcome, starting with its status name."""
+    def describe(self, result, detail: str = '') -> str:
+        """One line about a target's outcome, starting with its status name.
+
+        ``detail`` says more: where a motion fails, what a pose would touch.
+        """
         if result.status is NodeStatus.MOTION_FAILED:
             return (f'{NodeStatus.MOTION_FAILED.name}: target solved, but no motion to '
-                    f'{shown(result.readings)} rad could be planned within the motion limits; '
-                    'nothing new commanded (the log says why)')
+                    f'{shown(result.readings)} rad could be planned: '
+                    f"{detail or 'not within the motion limits (the log says why)'}; "
+                    'nothing new commanded')
+        if result.status is NodeStatus.COLLISION:
+            return f'{NodeStatus.COLLISION.name}: {detail}; nothing commanded'
         if self.solver is None:
             return describe_without_arm(result)
-        return self.solver.describe(result)
+        line = self.solver.describe(result)
+        return f'{line}; {detail}' if detail else line
 
     def status(self, answer: TargetAnswer) -> Tuple[int, str, Tuple[Tuple[str, str], ...]]:
         """Return the ``ik_status`` of a target or twist: level, message, (key, value) pairs."""
@@ -427,7 +461,7 @@ class ArmSession:
             ('moving', 'true' if answer.moving else 'false'),
             ('motion_remaining', f'{answer.remaining:.6f}')) + self.jog_values() + (
             self.arrival_values(result))
-        text = self.describe(result)
+        text = self.describe(result, answer.detail)
         if self._jog.active:
             text += ('; jogging: sliding along the boundary, the jog point held on it'
                      if self._jog.sliding else '; jogging')
@@ -619,7 +653,7 @@ class ArmSession:
                             self._commanded_pitch())
             result = self._jog_result
             if result is None:
-                result, _ = self._solve('', self._jog.point)
+                result = self._solve('', self._jog.point)[0].result
         return TargetAnswer(result, None, None, True, 0.0, True, (), motion)
 
     def _jog_step(self) -> Tuple[LogLine, ...]:
@@ -627,13 +661,22 @@ class ArmSession:
         point = self._jog.step(self.period, self._clock())
         if point is None:
             return ()
-        result, logs = self._solve_jog_point(point)
+        guarded, logs = self._solve_jog_point(point)
+        along = guarded.result.status is NodeStatus.COLLISION and guarded.contact is not None
+        if along:  # slide along the floor or the box: the step put back out of it
+            contact = guarded.contact
+            guarded, logs = self._solve_jog_point(
+                slid(point, contact.radius - contact.distance, contact.normal))
+        result = guarded.result
+        if result.status is NodeStatus.COLLISION:  # nowhere to slide to: hold
+            self._jog.put_back(self._commanded_tip(), sliding=True)
+            return logs
         if result.rejected:  # too far to solve: the jog ends where the arm is
             self._jog.stop()
             return logs + (LogLine('warning', 'jogging stopped: ' + self.describe(result)),)
         was_sliding = self._jog.sliding
         held = self.solver.geometry.tip_position(result.readings)
-        self._jog.put_back(held, sliding=not result.reachable)
+        self._jog.put_back(held, sliding=along or not result.reachable)
         if self._jog.pitch is not None:
             self._jog.pitch = result.approach_pitch  # a limit may hold it: slide there too
         self._previous = result.readings
@@ -652,8 +695,8 @@ class ArmSession:
         """
         pitch = getattr(result, 'approach_pitch', math.nan)
         if math.isnan(pitch):
-            return self.solver.solve('', *point, result.readings)
-        return self.solver.solve('', *point, result.readings, None, approach_pitch=pitch)
+            return self._solve('', point, None, result.readings)[0].result
+        return self._solve('', point, None, result.readings, approach_pitch=pitch)[0].result
 
     def _commanded_pitch(self) -> Optional[float]:
         """Return the approach pitch of the last command of a desktop arm with a wrist pitch."""
@@ -680,8 +723,7 @@ class ArmSession:
             approach = [math.cos(pitch) * u + math.sin(pitch) * v
                         for u, v in zip(plane.u_axis, plane.v_axis)]
             previous[roll] += geometry.model.directions[roll] * dot(angular, approach) * period
-        result = self.solver.solve('', *point, previous, None, approach_pitch=pitch)
-        return result, ()
+        return self._solve('', point, None, previous, approach_pitch=pitch)
 
     def jog_values(self) -> Tuple[Tuple[str, str], ...]:
         """Return the ``ik_status`` values about jogging."""
@@ -719,6 +761,10 @@ class ArmSession:
             raise ConfigError(f'robot_description: its arm has {len(self._names_of(solver))} '
                               f'joints, but {error}') from None
         check_planner_available(limits, 'robot_description')
+        try:
+            self._workspace.checked({}, solver)
+        except ConfigError as error:
+            raise ConfigError(f'robot_description: its arm does not fit {error}') from None
 
     def _use(self, solver, brake: bool = True):
         """Drive a new arm from now on; return a braking trajectory and whether to stream.
@@ -735,6 +781,8 @@ class ArmSession:
         self._arm_count += 1
         self._arm_shapes = None
         self.picture_due = True
+        self._workspace.use_arm(solver)
+        self._motion.set_check(self._workspace.check)
         bounds = _position_limits(solver, len(names))
         if not brake and (names, bounds) == (self._motion.names, self._bounds):
             return None, False
@@ -759,6 +807,8 @@ class ArmSession:
                 check_command_rate(changes['command_rate'])
             if 'twist_timeout' in changes:
                 check_twist_timeout(changes['twist_timeout'])
+            if any(name in WORKSPACE_PARAMETERS for name in changes):
+                self._workspace.checked(changes, self.solver)
             if 'transform_timeout' in changes:
                 check_transform_timeout(changes['transform_timeout'])
             arrival = {k: v for k, v in changes.items() if k in ARRIVAL_PARAMETERS}
@@ -790,6 +840,13 @@ class ArmSession:
             self._motion.set_rate(changes['command_rate'])
         if 'twist_timeout' in changes:
             self._jog.timeout = float(changes['twist_timeout'])
+        workspace = {k: v for k, v in changes.items() if k in WORKSPACE_PARAMETERS}
+        if workspace:
+            self._workspace.apply(self._workspace.checked(workspace), self.solver)
+            self._motion.set_check(self._workspace.check)
+            self.picture_due = True
+            logs.append(LogLine('info', 'workspace: ' + ', '.join(
+                f'{name}={value!r}' for name, value in workspace.items())))
         if 'transform_timeout' in changes:
             self._frames.timeout = float(changes['transform_timeout'])
         if motion:
@@ -834,6 +891,9 @@ class ArmSession:
             self._arm_shapes = tuple(arm_shapes(geometry))
         commanded = self._previous or self._motion.stream.last_command or self._motion.initial
         shapes = turning_shapes(geometry, commanded)
+        if self._workspace.active:
+            shapes += obstacle_shapes(geometry, self._workspace.obstacles,
+                                      self._workspace.links.points(commanded)[0])
         if self._last_target is not None:
             shapes += target_shapes(geometry, *self._last_target)
         return Picture(self._arm_count, self._arm_shapes, tuple(shapes))

@@ -14,11 +14,15 @@ what the node's two threads need:
   state, so the next motion starts from the commanded state and nothing jumps; an arm with
   other joints brakes the old joints to rest first, then starts afresh from their measured (or
   initial) positions.
+- A goal reached along a path (``motion_path: linear``) starts from rest: at rest it starts at
+  once; while a motion streams, its path is made (and so checked) from where that motion ends,
+  to answer now, and the goal waits for the arm to rest, when its path is made again from
+  there.
 """
 
 from collections import deque
 import threading
-from typing import Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
 from two_bone_ik.motion.command_stream import CommandStream
 from two_bone_ik.motion.limits import MotionLimits
@@ -29,6 +33,13 @@ from two_bone_ik.session.outputs import JointCommand, LogLine, Names, Tick, Traj
 def shown(position: Sequence[float]) -> str:
     """Return a joint position for messages: ``[0.412000, -1.038000]``."""
     return '[' + ', '.join(f'{v:.6f}' for v in position) + ']'
+
+
+class _PathGoal(NamedTuple):
+    """A goal reached along a path: ``path(start, goal)`` makes the timed motion."""
+
+    goal: Vector
+    path: Callable
 
 
 class Planned(NamedTuple):
@@ -58,14 +69,18 @@ class CommandedMotion:
         The joints.
     trajectories : bool
         Whether to build trajectories for a trajectory controller.
+    check : callable, optional
+        What every planned motion is checked with before it starts (see
+        :class:`~two_bone_ik.motion.planner.MotionPlanner`); None: nothing.
     """
 
     def __init__(self, limits: MotionLimits, position_limits, rate: float,
                  initial_positions: Sequence[float], names: Sequence[str],
-                 trajectories: bool = False):
+                 trajectories: bool = False, check: Optional[Callable] = None):
         self._lock = threading.Lock()
         self._initial = tuple(float(v) for v in initial_positions)
-        self._stream = CommandStream(limits, position_limits, rate, self._initial)
+        self._check = check
+        self._stream = CommandStream(limits, position_limits, rate, self._initial, check)
         self._names: Names = tuple(names)
         self._trajectories = trajectories
         self._goals = deque(maxlen=1)  # the newest goal waiting for the next period
@@ -105,6 +120,12 @@ class CommandedMotion:
         with self._lock:
             self._stream.set_limits(limits)
 
+    def set_check(self, check: Optional[Callable]) -> None:
+        """Check every motion planned from now on with ``check`` (None: nothing)."""
+        with self._lock:
+            self._check = check
+            self._stream.set_check(check)
+
     def set_rate(self, rate: float) -> None:
         """Change the command rate (now at rest, else once the motion ends)."""
         with self._lock:
@@ -134,8 +155,12 @@ class CommandedMotion:
             return None
         return TrajectoryCommand(self._names, tuple(self._stream.points()))
 
-    def command(self, goal: Sequence[float]) -> Planned:
+    def command(self, goal: Sequence[float], path: Optional[Callable] = None) -> Planned:
         """Command a goal (readings, rad, within the limits).
+
+        ``path``, with motion planning, reaches it along a path: ``path(start, goal)`` returns
+        the timed motion from the pose ``start`` at rest (a
+        :class:`~two_bone_ik.motion.path_timing.PathMotion`), or raises MotionError.
 
         Raises
         ------
@@ -150,8 +175,24 @@ class CommandedMotion:
         if not self.moving:
             with self._lock:
                 if not self.moving:
-                    return self._plan_now(goal)
-        return self._plan_later(goal)
+                    if path is None:
+                        return self._plan_now(goal)
+                    return self._follow_now(goal, path)
+        return self._plan_later(goal) if path is None else self._follow_later(goal, path)
+
+    def _follow_now(self, goal: Vector, path: Callable) -> Planned:
+        start = self._stream.rest_position
+        if max(abs(a - b) for a, b in zip(start, goal)) <= 1e-12:  # already there
+            return self._plan_now(goal)
+        step = self._stream.follow(path(start, goal), goal)
+        trajectory = self._motion_trajectory() if step.new_trajectory else None
+        return Planned(None, trajectory, True, step.duration, True)
+
+    def _follow_later(self, goal: Vector, path: Callable) -> Planned:
+        motion = path(self._stream.rest_position, goal)  # checked now, to answer now
+        remaining = self._stream.remaining() + motion.duration
+        self._goals.append(_PathGoal(goal, path))
+        return Planned(None, None, True, remaining, True)
 
     def _plan_now(self, goal: Vector) -> Planned:
         step = self._stream.goal(goal)
@@ -209,11 +250,26 @@ class CommandedMotion:
         except IndexError:
             return False
         try:
+            if isinstance(goal, _PathGoal):
+                return self._follow_waiting(goal)
             return self._stream.goal(goal).new_trajectory
         except MotionError as error:
+            goal = goal.goal if isinstance(goal, _PathGoal) else goal
             self.failure = f'no motion to {shown(goal)} rad: {error}'
             logs.append(LogLine('error', self.failure + '; the current motion goes on'))
             return False
+
+    def _follow_waiting(self, waiting: _PathGoal) -> bool:
+        """Start a goal's path once the arm rests (until then it waits); return if it started."""
+        if self._stream.moving:
+            if not self._goals:  # (a newer goal replaces it)
+                self._goals.append(waiting)
+            return False
+        start = self._stream.rest_position
+        if max(abs(a - b) for a, b in zip(start, waiting.goal)) <= 1e-12:
+            return self._stream.goal(waiting.goal).new_trajectory
+        motion = waiting.path(start, waiting.goal)
+        return self._stream.follow(motion, waiting.goal).new_trajectory
 
     # -- stop and new arms ----------------------------------------------------------------------
 
@@ -296,7 +352,8 @@ class CommandedMotion:
         names, bounds, limits = self._next
         self._next = None
         self._initial = self._next_initial
-        self._stream = CommandStream(limits, bounds, self._stream.rate, self._initial)
+        self._stream = CommandStream(limits, bounds, self._stream.rate, self._initial,
+                                     self._check)
         self._names = names
         if all(name in self._measured for name in names):
             self._stream.measured([self._measured[name] for name in names])

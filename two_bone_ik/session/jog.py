@@ -5,7 +5,10 @@
 commanded to it. When the arm cannot follow (the point leaves the workspace, or the joint
 limits stop it), the point is put back where the commanded tip is, so it slides along the
 boundary with the velocity's component along it instead of running away or stopping dead.
-Twists stop: after ``twist_timeout`` seconds without one the jog ends where the point is.
+The same at the floor and at a keep-out box: a step that would put a link through one is
+put back out of it along its normal (:func:`slid`), keeping the step's part along it: the
+point slides along the surface; where even that touches, the point holds. Twists stop: after
+``twist_timeout`` seconds without one the jog ends where the point is.
 
 On a desktop arm the angular velocity turns the approach: its component about the arm's
 sideways axis (the normal of the plane its yaw turns the pair into) turns the approach pitch the
@@ -30,6 +33,22 @@ def twist_problem(linear: Sequence[float], angular: Sequence[float]) -> str:
     if speed > MAX_JOG_SPEED:
         return f'linear speed {speed:g} m/s is above {MAX_JOG_SPEED:g} m/s'
     return ''
+
+
+#: How far (m) a jog sliding along the floor or a box keeps off it (rounding would otherwise
+#: put a pose on the surface a hair inside it, and the jog would stop there).
+SLIDE_CLEARANCE = 1e-6
+
+
+def slid(point: Sequence[float], depth: float, normal: Sequence[float]) -> Vector3:
+    """Return a jog point that put a link ``depth`` (m) into the floor or a box, put back out.
+
+    ``normal`` (unit) points away from the surface: the point moves along it by ``depth`` and
+    :data:`SLIDE_CLEARANCE`, so what was left of the step is its part along the surface, and
+    the jog slides along it.
+    """
+    lift = depth + SLIDE_CLEARANCE
+    return tuple(p + lift * n for p, n in zip(point, normal))
 
 
 class Jog:

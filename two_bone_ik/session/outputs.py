@@ -75,6 +75,9 @@ class TargetAnswer(NamedTuple):
         What to publish on ``motion_status`` (the new command's ``MOVING``): verdicts of
         :mod:`two_bone_ik.session.arrival`, which ``ArmSession.motion_status`` turns into a
         :data:`MotionStatusReport`.
+    detail : str
+        What the status alone does not say: where a motion fails, what a pose would touch
+        ('' when nothing).
     """
 
     result: object
@@ -85,6 +88,7 @@ class TargetAnswer(NamedTuple):
     wake: bool
     logs: Tuple[LogLine, ...]
     motion: tuple = ()
+    detail: str = ''
 
 
 class Tick(NamedTuple):

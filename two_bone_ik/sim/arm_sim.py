@@ -14,6 +14,8 @@ importer, then edited as an ``mujoco.MjSpec`` before compiling:
 - joint ranges: the URDF's, narrowed by the arm's limits (finite ones, see
   :func:`two_bone_ik.arm.urdf_export.urdf_joint_limits`), and targets clamped into them;
 - optional gravity compensation (gravity is -z of the URDF's root link, MuJoCo's world frame);
+- optionally the workspace: the floor, the keep-out boxes and the links' capsules, whose
+  contacts are real and counted (:mod:`two_bone_ik.sim.workspace_geometry`);
 - blocked joints (for tests and demos of an arm that does not follow): their actuators ignore
   every command and hold the position they started at, as a joint held by an obstacle would;
 - what it is seen with, which changes no physics: cameras framing the reach, a light, a sky
@@ -42,6 +44,7 @@ from two_bone_ik.sim.defaults import DEFAULT_DAMPING_RATIO, DEFAULT_JOINT_DAMPIN
 from two_bone_ik.sim.defaults import DEFAULT_NATURAL_FREQUENCY, DEFAULT_TIMESTEP
 from two_bone_ik.sim.simulated_arm import simulated_arm, SimulatedArm
 from two_bone_ik.sim.views import add_views
+from two_bone_ik.sim.workspace_geometry import add_workspace, SimWorkspace, TableContacts
 
 
 class SimError(ConfigError):
@@ -110,6 +113,9 @@ class ArmSim:
     urdf : str, optional
         The user's robot description to simulate instead of a generated one, when ``arm`` is
         the :class:`ArmGeometry` imported from it (its ``tip_frame`` is the tip).
+    workspace : SimWorkspace, optional
+        The floor, keep-out boxes and link radii to add (:attr:`contacts` counts the arm's
+        contacts with them); None or no obstacle: none.
     blocked_joints : sequence of str, optional
         Simulated joints whose actuators hold their initial position whatever is commanded.
 
@@ -125,7 +131,8 @@ class ArmSim:
                  joint_damping: float = DEFAULT_JOINT_DAMPING,
                  timestep: float = DEFAULT_TIMESTEP, gravity_compensation: bool = True,
                  initial_positions: Optional[Sequence[float]] = None,
-                 urdf: Optional[str] = None, blocked_joints: Sequence[str] = ()):
+                 urdf: Optional[str] = None, workspace: Optional[SimWorkspace] = None,
+                 blocked_joints: Sequence[str] = ()):
         natural_frequency = _positive('natural_frequency', natural_frequency)
         damping_ratio = _positive('damping_ratio', damping_ratio)
         timestep = _positive('timestep', timestep)
@@ -162,12 +169,17 @@ class ArmSim:
         for body in spec.bodies:
             body.gravcomp = 1.0 if gravity_compensation else 0.0
         self._add_actuators(spec, natural_frequency, damping_ratio)
+        added = ([], [])
+        if workspace is not None and workspace.obstacles.active:
+            added = add_workspace(spec, self._compiled(spec), self.arm, workspace)
         try:
             #: The sphere the model's cameras frame (:mod:`two_bone_ik.sim.views`).
             self.reach = add_views(spec, self.arm.base_frame, self.arm.tip_frame)
         except ValueError as exc:
             raise SimError(str(exc)) from None
         self.model = self._compiled(spec)
+        #: The arm's contacts with the floor and the keep-out boxes.
+        self.contacts = TableContacts(self.model, *added)
         self.data = mujoco.MjData(self.model)
         self._qpos_adr = np.array(
             [self.model.jnt_qposadr[self.model.joint(n).id] for n in self.joint_names])
@@ -362,8 +374,13 @@ class ArmSim:
     def step(self, steps: int = 1) -> None:
         """Advance the simulation by ``steps`` time steps."""
         steps = int(steps)
-        if steps > 0:
+        if steps > 0 and self.contacts.active:
+            for _ in range(steps):  # each step's contacts counted
+                mujoco.mj_step(self.model, self.data)
+                self.contacts.record(self.data)
+        elif steps > 0:
             mujoco.mj_step(self.model, self.data, nstep=steps)
+        if steps > 0:
             # mj_step leaves the frame positions at the pose before its last integration:
             # bring them up to date so the tip always belongs to ``positions``.
             mujoco.mj_kinematics(self.model, self.data)

@@ -91,6 +91,7 @@ class SimSession:
         self._last_refusal = ''
         self._skipped = 0.0  # simulated seconds skipped to keep up
         self._reported = (0, 0.0)  # refusals and skipped time at the last diagnostics
+        self._reported_contacts = 0  # the arm's contacts with the workspace, likewise
 
     @property
     def sim(self) -> ArmSim:
@@ -248,6 +249,16 @@ class SimSession:
             ('messages_refused', str(self._refused)),
             ('last_refusal', self._last_refusal),
             ('time_skipped', f'{self._skipped:.6g}'))
+        contacts = self._sim.contacts
+        if contacts.active:
+            values += (('table_contacts', str(contacts.contacts)),
+                       ('table_contact_steps', str(contacts.steps)),
+                       ('deepest_contact', f'{contacts.deepest:.6f}'),
+                       ('last_contact', contacts.last))
+            if contacts.contacts > self._reported_contacts:
+                problems.append(f'{contacts.contacts - self._reported_contacts} contact(s) of '
+                                f'the arm with the floor or a box, the last: {contacts.last}')
+            self._reported_contacts = contacts.contacts
         if problems:
             return SimDiagnostics(WARN, f"{doing}; {'; '.join(problems)}", values)
         return SimDiagnostics(OK, doing, values)

@@ -25,13 +25,14 @@ equal to ``solve`` on target ``i`` to rounding). The steps, each exact:
    (:class:`~two_bone_ik.solver.desktop_correction.QuickCorrection`) put it on the target
    (else the general correction's steps); the roll stays.
 
-Statuses (:class:`DesktopStatus`): ``REACHED`` (tool point within 1e-9 x reach of the target,
-across the plane of an arm without a yaw within ``out_of_plane_tolerance``, and, with an
-orientation, the split's pitch and roll commanded), ``ELBOW_FLIPPED`` (reached on
+Statuses (:class:`DesktopStatus`): ``REACHED`` (tool point within 1e-9 x reach of the target
+and, with an orientation, the split's pitch and roll commanded), ``ELBOW_FLIPPED`` (reached on
 the other branch), ``APPROACH_ADJUSTED`` (reached, but with an orientation the pitch had to
 change; it takes precedence over ``ELBOW_FLIPPED``), ``OUT_OF_REACH``, ``INSIDE_INNER``,
 ``JOINT_LIMITED`` (also when the split's roll is past a limit though the tool point is on the
-target) and, for an arm without a yaw, ``OFF_PLANE``. The closest poses when the target cannot
+target) and, for an arm without a yaw, ``PROJECTED`` (the target's projection onto the plane
+reached, the target off it within ``out_of_plane_tolerance``) and ``OFF_PLANE`` (beyond it).
+The closest poses when the target cannot
 be reached are defined in :meth:`DesktopSolver.solve`.
 
 The class is put together from one module per concern, each a mixin:
@@ -94,9 +95,10 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
     allow_elbow_flip : bool
         Whether poses on the other branch count.
     out_of_plane_tolerance : float
-        For an arm without a yaw: off-plane distance (m) up to which a target counts as in the
-        plane (as the planar node does): its status and ``reachable`` are its projection's,
-        ``error`` the whole distance; beyond it ``OFF_PLANE``.
+        For an arm without a yaw: off-plane distance (m) up to which a target whose projection
+        is reached is ``PROJECTED`` (as the planar node says; never ``reachable``: ``error`` is
+        the whole distance) and an unreached one keeps its in-plane reason; beyond it
+        ``OFF_PLANE``.
     allow_reach_back : bool
         Whether a position-only target may be reached with the arm reaching back over the yaw
         axis (classes (c) and (d) of the preference order); an attribute, settable.
@@ -388,9 +390,7 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
         off = facing.off
         in_plane = math.hypot(plane.tool_u - du, plane.tool_v - dv)
         error = in_plane if off == 0.0 else math.hypot(in_plane, off)
-        # Without a yaw, a target within out_of_plane_tolerance of the plane counts as in it.
-        miss = in_plane if self._within_tolerance(facing) else error
-        reachable = plane.status in ON_TARGET and miss <= self._on_target
+        reachable = plane.status in ON_TARGET and error <= self._on_target
         status = self._status(plane.status, facing, roll_clamped)
         su, sv = arm.shoulder
         tool_point = (x, y, z) if error == 0.0 else arm.to_world(
@@ -444,14 +444,19 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
         if facing.status is not None:
             if status in ON_TARGET or facing.status is DesktopStatus.JOINT_LIMITED:
                 status = facing.status
-        elif not self.arm.has_yaw and not self._within_tolerance(facing):
-            status = DesktopStatus.OFF_PLANE
+        elif not self.arm.has_yaw and not -self._on_target <= facing.off <= self._on_target:
+            # Off the plane: a reached projection within the tolerance is PROJECTED (a clamped
+            # one keeps its reason), anything beyond it OFF_PLANE.
+            if not self._within_tolerance(facing):
+                status = DesktopStatus.OFF_PLANE
+            elif status in ON_TARGET:
+                status = DesktopStatus.PROJECTED
         if roll_clamped and status in ON_TARGET:
             status = DesktopStatus.JOINT_LIMITED
         return status
 
     def _within_tolerance(self, facing) -> bool:
-        """Whether an arm without a yaw counts the target as in its plane."""
+        """Whether the target is within ``out_of_plane_tolerance`` of an arm without a yaw."""
         off, tolerance = facing.off, max(self.out_of_plane_tolerance, self._on_target)
         return not self.arm.has_yaw and -tolerance <= off <= tolerance
 

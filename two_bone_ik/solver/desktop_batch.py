@@ -24,6 +24,7 @@ _TAU = 2.0 * math.pi
 _REACHED = int(IkStatus.REACHED)
 _JOINT_LIMITED = int(IkStatus.JOINT_LIMITED)
 _S_REACHED, _S_OUT, _S_INSIDE, _S_LIMITED, _S_FLIPPED, _S_OFF, _S_ADJUSTED = 0, 1, 2, 3, 4, 10, 14
+_S_PROJECTED = 17
 
 
 def _remainders(values):
@@ -502,15 +503,18 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     in_plane = np.hypot(plane.tool_u - du, plane.tool_v - dv)
     error = np.hypot(in_plane, off)
     on_target = np.isin(status, [int(s) for s in ON_TARGET])
-    # Without a yaw, a target within out_of_plane_tolerance of the plane counts as in it.
-    tolerance = max(solver.out_of_plane_tolerance, solver._on_target)
-    within = np.abs(off) <= tolerance if not arm.has_yaw else np.zeros(off.shape, bool)
-    reachable = on_target & (np.where(within, in_plane, error) <= solver._on_target)
+    reachable = on_target & (error <= solver._on_target)
     facing_status = facing[5]
     override = (facing_status >= 0) & (on_target | (facing_status == _S_LIMITED))
     status = np.where(override, facing_status, status).astype(np.int8)
     if not arm.has_yaw:
-        status[~within] = _S_OFF
+        # Off the plane: a reached projection within the tolerance is PROJECTED, anything
+        # beyond the tolerance OFF_PLANE (as DesktopSolver._status).
+        tolerance = max(solver.out_of_plane_tolerance, solver._on_target)
+        off_plane = np.abs(off) > solver._on_target
+        within = np.abs(off) <= tolerance
+        status[off_plane & within & on_target] = _S_PROJECTED
+        status[off_plane & ~within] = _S_OFF
     status[roll_clamped & np.isin(status, [int(s) for s in ON_TARGET])] = _S_LIMITED
     tool_point = _to_world(arm, facing[1], plane.tool_u + su, plane.tool_v + sv, tool[2])
     exact = error == 0.0

@@ -52,6 +52,7 @@ class DesktopStatus(enum.IntEnum):
     ELBOW_FLIPPED = 4
     OFF_PLANE = 10
     APPROACH_ADJUSTED = 14
+    PROJECTED = 17
 
 
 #: Statuses whose tool point is on the target.

@@ -1,0 +1,122 @@
+"""Tests of two_bone_ik.workspace.linear_path: the straight line, every pose in closed form."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from two_bone_ik.arm.config import ArmConfig
+from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
+from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
+from two_bone_ik.ik.target_solver import TargetSolver
+from two_bone_ik.workspace.linear_path import approach_pitch, LineError, LinePlanner
+from urdf_arms import DESKTOP_PARAMETERS
+
+PLANAR = ArmConfig(link_lengths=(0.3, 0.25), plane='xz')
+
+
+def _planar(config=PLANAR):
+    return TargetSolver(config)
+
+
+def _desktop(pitch=-1.2):
+    config = arm_config_from_mapping(DESKTOP_PARAMETERS)
+    solver = DesktopTargetSolver.from_config(config, desktop_geometry(config))
+    solver.approach_pitch = pitch
+    return solver
+
+
+def _pose(solver, point, previous=None, **options):
+    result = solver.solve('', *point, previous, **options)
+    assert result.reachable, result.status
+    return result.readings
+
+
+def _off_the_line(line, s, readings, geometry):
+    tips = np.array([geometry.tip_position(q) for q in readings])
+    expected = line.start_point + np.asarray(s)[:, None] * (line.goal_point - line.start_point)
+    return np.abs(tips - expected).max()
+
+
+@pytest.mark.parametrize('start, goal', [
+    ((0.3, 0.0, 0.2), (0.3, 0.0, -0.2)), ((0.2, 0.0, 0.3), (0.25, 0.0, -0.2)),
+    ((0.45, 0.0, 0.0), (-0.1, 0.0, 0.4))])
+def test_a_planar_line_is_on_the_line_at_every_s(start, goal):
+    solver = _planar()
+    a = _pose(solver, start)
+    line = LinePlanner(solver).line(a, _pose(solver, goal, a))
+    s = np.random.default_rng(0).uniform(0.0, 1.0, 300)
+    readings = line.readings(s)
+    assert _off_the_line(line, s, readings, solver.geometry) <= 1e-9
+    np.testing.assert_allclose(line.readings([0.0, 1.0]), [line.start, line.goal], atol=1e-9)
+    # The densely solved poses bound the derivatives the timing uses.
+    steps = np.abs(np.diff(line.dense, axis=0)) / np.diff(line.s)[:, None]
+    assert (steps.max(axis=0) <= np.array(line.bounds.first)).all()
+
+
+@pytest.mark.parametrize('start, goal', [
+    ((0.25, -0.1, 0.05), (0.2, 0.12, 0.15)), ((0.15, 0.15, 0.2), (0.28, -0.05, 0.0))])
+def test_a_desktop_line_moves_the_tool_point_straight_and_the_pitch_linearly(start, goal):
+    solver = _desktop()
+    a = _pose(solver, start)
+    b = _pose(solver, goal, a, approach_pitch=-0.6)
+    line = LinePlanner(solver).line(a, b)
+    s = np.linspace(0.0, 1.0, 101)
+    readings = line.readings(s)
+    assert _off_the_line(line, s, readings, solver.geometry) <= 1e-9
+    pitches = np.array([approach_pitch(solver.geometry, q) for q in readings])
+    expected = -1.2 + s * (-0.6 + 1.2)
+    np.testing.assert_allclose(pitches, expected, atol=1e-9)
+    roll = solver.geometry.model.indices[4]
+    np.testing.assert_allclose(readings[:, roll], a[roll], atol=1e-12)  # the roll held
+
+
+def test_the_roll_turns_linearly_between_two_rolls():
+    solver = _desktop()
+    a = _pose(solver, (0.25, -0.1, 0.05))
+    b = list(_pose(solver, (0.2, 0.1, 0.1), a))
+    roll = solver.geometry.model.indices[4]
+    b[roll] = a[roll] + 0.8
+    b = _pose(solver, (0.2, 0.1, 0.1), b)  # the roll held from its previous
+    line = LinePlanner(solver).line(a, b)
+    s = np.linspace(0.0, 1.0, 21)
+    np.testing.assert_allclose(line.readings(s)[:, roll], a[roll] + 0.8 * s, atol=1e-12)
+    assert _off_the_line(line, s, line.readings(s), solver.geometry) <= 1e-9
+
+
+def test_a_line_through_the_inner_hole_leaves_the_workspace():
+    solver = _planar(dataclasses.replace(PLANAR, link_lengths=(0.3, 0.15)))
+    a, b = _pose(solver, (0.2, 0.0, 0.1)), _pose(solver, (-0.2, 0.0, 0.1))
+    with pytest.raises(LineError, match=r'leaves the workspace at \(0\.1.*% along it '
+                                        r'\(INSIDE_INNER\)'):
+        LinePlanner(solver).line(a, b)
+
+
+def test_a_line_past_a_joint_limit_is_refused_where_it_crosses():
+    solver = _planar(dataclasses.replace(PLANAR, joint_lower_limits=(-3.0, -0.6),
+                                         joint_upper_limits=(3.0, 0.0)))
+    a = _pose(solver, (0.54 * math.cos(-0.4), 0.0, 0.54 * math.sin(-0.4)))
+    b = _pose(solver, (0.54 * math.cos(0.4), 0.0, 0.54 * math.sin(0.4)), a)
+    with pytest.raises(LineError, match=r'crosses a joint limit at .* \(JOINT_LIMITED\)') as info:
+        LinePlanner(solver).line(a, b)
+    percent = int(str(info.value).split(' % along')[0].rsplit(' ', 1)[1])
+    assert 5 < percent < 50  # between the start and the middle, where the elbow bends most
+
+
+def test_a_line_past_the_shoulder_axis_passes_a_singularity():
+    # Equal links reach the shoulder's own axis folded: there the shoulder's angle is any,
+    # and a line 1 mm from it turns the shoulder half a turn in a few millimetres.
+    solver = _planar(dataclasses.replace(PLANAR, link_lengths=(0.25, 0.25)))
+    a, b = _pose(solver, (-0.1, 0.0, 0.001)), _pose(solver, (0.1, 0.0, 0.001))
+    with pytest.raises(LineError, match=r'passes a singularity at \(-?0\.000, 0\.000, '
+                                        r"0\.001\) m, 5\d % along it: 'shoulder_joint' would"):
+        LinePlanner(solver).line(a, b)
+
+
+def test_a_line_between_two_elbows_is_refused():
+    up = _planar()
+    down = _planar(dataclasses.replace(PLANAR, elbow='down'))
+    a = _pose(up, (0.3, 0.0, 0.2))
+    with pytest.raises(LineError, match="cannot start at the arm's pose"):
+        LinePlanner(up).line(a, _pose(down, (0.3, 0.0, -0.2)))
