@@ -27,6 +27,10 @@ def test_the_tool_point_is_the_chains(seed):
         readings = rng.uniform(-3.0, 3.0, (20, len(segments)))
         expected = np.array([chain_pose(segments, tail, r).position for r in readings])
         np.testing.assert_allclose([chain.point(r) for r in readings], expected, atol=1e-15)
+        if len(segments) >= 4:  # the unrolled first four (the rest carried first)
+            for r in readings:
+                last = chain.carried(r[4:], 4) if len(r) > 4 else None
+                assert chain.point4(*r[:4], last) == chain.point(r[:4], last)
         np.testing.assert_allclose(chain.points(readings), expected, atol=1e-15)
         last = chain.carried(readings[0][2:], 2)
         np.testing.assert_allclose(chain.point(readings[0][:2], last), expected[0], atol=1e-15)

@@ -36,8 +36,8 @@ def test_two_steps_at_most_put_the_tool_point_on_the_target(wanted):
     solver = DesktopSolver(model)
     quick = solver._quick
     calls, general = [], []
-    point = quick.chain.point
-    quick.chain.point = lambda *args: calls.append(1) or point(*args)
+    point = quick.chain.point4
+    quick.chain.point4 = lambda *args: calls.append(1) or point(*args)
     correct = solver._correct
     solver._correct = lambda *args: general.append(1) or correct(*args)
     rng = np.random.default_rng(3)
@@ -49,7 +49,9 @@ def test_two_steps_at_most_put_the_tool_point_on_the_target(wanted):
         assert sol.reachable
         assert np.linalg.norm(oracle.tool(sol.readings) - target) <= 1e-9 * solver.reach
         corrected += bool(calls)
-        assert len(calls) <= 3  # the tool point at the ideal pose, after each step
+        # The tool point at the ideal pose, after each step; a moved roll may try a second
+        # roll of its stretch (the first, by its end, leaving the yaw too little leverage).
+        assert len(calls) <= (6 if sol.roll_moved else 3)
     assert corrected == 150 and not general
 
 

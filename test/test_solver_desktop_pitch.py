@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from two_bone_ik.solver.desktop_pitch import (
-    limit_circles, pitch_boundaries, pitch_boundaries_array, pitch_limit_angles)
+    BoundaryRoots, limit_circle_joints, limit_circles, pitch_boundaries, pitch_boundaries_array,
+    pitch_limit_angles)
 
 
 def _e(angle):
@@ -44,3 +45,27 @@ def test_a_turn_or_an_open_side_has_no_boundary():
     assert pitch_limit_angles((-4.0, 4.0)) == ()
     assert pitch_limit_angles((-1.0, math.inf)) == ()
     assert len(limit_circles(0.2, 0.1, (-math.inf, math.inf), (-4.0, 4.0))) == 2
+
+
+@pytest.mark.parametrize('seed', range(10))
+def test_sorted_roots_are_the_boundaries_nearest_first(seed):
+    # BoundaryRoots (constants once, roots sorted by distance) gives pitch_boundaries' roots
+    # and what each holds, nearest the wanted pitch first.
+    rng = np.random.default_rng(40 + seed)
+    l1, l2, l3 = rng.uniform(0.05, 0.3, 3)
+    beta, wanted = rng.uniform(-math.pi, math.pi, 2)
+    limits = [tuple(sorted(rng.uniform(-3.0, 3.0, 2))) for _ in range(3)]
+    circles = limit_circles(l1, l2, limits[0], limits[1])
+    joints = limit_circle_joints(limits[0], limits[1])
+    angles = pitch_limit_angles(limits[2])
+    roots = BoundaryRoots(l1, l2, circles, joints, angles)
+    for _ in range(20):
+        du, dv = rng.uniform(-0.5, 0.5, 2)
+        held = []
+        expected = pitch_boundaries(du, dv, l3, beta, l1, l2, circles, angles, joints, held)
+        found = roots.sorted_roots(du, dv, l3, beta, wanted)
+        assert [(phi, what) for _, phi, what in found] == sorted(
+            zip(expected, held), key=lambda item: abs(math.remainder(item[0] - wanted,
+                                                                     math.tau)))
+        distances = [distance for distance, _, _ in found]
+        assert distances == sorted(distances)

@@ -55,6 +55,36 @@ class FoldedChain:
         self.joints = tuple(folded)
         #: The tool point in the last joint's folded frame, m.
         self.tool = apply(transpose(before), tail[1])
+        self._unrolled = self.joints[:4]
+
+    def point4(self, r0: float, r1: float, r2: float, r3: float, last=None) -> Vector:
+        """:meth:`point` of the first four joints' readings (rad), unrolled: the hot path.
+
+        The quick correction's tool point (yaw, pair, pitch; ``last`` the tool point carried
+        back through the roll). The tests compare it with :meth:`point`.
+        """
+        x, y, z = self.tool if last is None else last
+        cos, sin = math.cos, math.sin
+        (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self._unrolled[3]
+        c, s = cos(r3), sin(r3)
+        x, y = c * x - s * y, s * x + c * y
+        x, y, z = (g0 * x + g1 * y + g2 * z + s0, g3 * x + g4 * y + g5 * z + s1,
+                   g6 * x + g7 * y + g8 * z + s2)
+        (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self._unrolled[2]
+        c, s = cos(r2), sin(r2)
+        x, y = c * x - s * y, s * x + c * y
+        x, y, z = (g0 * x + g1 * y + g2 * z + s0, g3 * x + g4 * y + g5 * z + s1,
+                   g6 * x + g7 * y + g8 * z + s2)
+        (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self._unrolled[1]
+        c, s = cos(r1), sin(r1)
+        x, y = c * x - s * y, s * x + c * y
+        x, y, z = (g0 * x + g1 * y + g2 * z + s0, g3 * x + g4 * y + g5 * z + s1,
+                   g6 * x + g7 * y + g8 * z + s2)
+        (g0, g1, g2, g3, g4, g5, g6, g7, g8), (s0, s1, s2) = self._unrolled[0]
+        c, s = cos(r0), sin(r0)
+        x, y = c * x - s * y, s * x + c * y
+        return (g0 * x + g1 * y + g2 * z + s0, g3 * x + g4 * y + g5 * z + s1,
+                g6 * x + g7 * y + g8 * z + s2)
 
     def point(self, readings: Sequence[float], last=None) -> Vector:
         """Return the tool point in the base frame (m) at ``readings`` (rad), in chain order.

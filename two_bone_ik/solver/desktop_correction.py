@@ -116,7 +116,7 @@ class QuickCorrection:
                 last = chain.carried((readings[i4],), i4)
                 self._carried = (readings[i4], last)
         values = list(readings)
-        x, y, z = chain.point(values[:4], last)
+        x, y, z = chain.point4(values[0], values[1], values[2], values[3], last)
         ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
         lateral = tool.lateral
         for _ in range(QUICK_STEPS):
@@ -129,7 +129,7 @@ class QuickCorrection:
             values[second] += d[second] * db
             if fixed is None:
                 values[i3] -= d[i3] * (da + db)
-            x, y, z = chain.point(values[:4], last)
+            x, y, z = chain.point4(values[0], values[1], values[2], values[3], last)
             ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
             size = math.sqrt(ex * ex + ey * ey + ez * ez)
             if size <= self.tolerance:

@@ -158,3 +158,88 @@ def _roots_array(pu, pv, m, mu, radius):
     spread = np.arccos(np.clip(np.where(valid, cosine, 0.0), -1.0, 1.0))
     base = np.arctan2(pv, pu) - mu
     return (np.where(valid, base + spread, np.nan), np.where(valid, base - spread, np.nan))
+
+
+class BoundaryRoots:
+    """:func:`pitch_boundaries` for one arm, fast: constants computed once, roots sorted.
+
+    Parameters
+    ----------
+    l1, l2 : float
+        Link lengths, m.
+    circles, circle_joints, pitch_angles
+        From :func:`limit_circles`, :func:`limit_circle_joints` and
+        :func:`pitch_limit_angles`.
+    """
+
+    def __init__(self, l1: float, l2: float, circles: Sequence[Circle],
+                 circle_joints: Sequence[Held], pitch_angles: Sequence[float]):
+        self.l1, self.l2 = l1, l2
+        #: Circles about the shoulder (the reach and the elbow's limits): (radius, held).
+        self.centred = tuple((radius, held) for (eu, ev, radius), held in
+                             zip(circles, circle_joints) if eu == 0.0 and ev == 0.0)
+        #: The others (the shoulder's limits): (E_u, E_v, radius, held).
+        self.offset = tuple((eu, ev, radius, held) for (eu, ev, radius), held in
+                            zip(circles, circle_joints) if not (eu == 0.0 and ev == 0.0))
+        self.pitch_angles = tuple(pitch_angles)
+        self._tool = (None, None, ())  # (l3, beta, per pitch limit (m, mu, held))
+
+    def _pitch_terms(self, l3: float, beta: float):
+        """Per pitch limit: (m, mu, held) of its equation, for the tool (l3 m, beta rad)."""
+        cached_l3, cached_beta, terms = self._tool
+        if cached_l3 != l3 or cached_beta != beta:
+            terms = []
+            for limit in self.pitch_angles:
+                kappa = beta + limit
+                mu_u, mu_v = l3 + self.l2 * math.cos(kappa), -self.l2 * math.sin(kappa)
+                terms.append((math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), (PITCH, limit)))
+            self._tool = (l3, beta, terms)
+        return terms
+
+    def sorted_roots(self, du: float, dv: float, l3: float, beta: float, wanted: float
+                     ) -> List[Tuple[float, float, Held]]:
+        """Return every root as (distance from ``wanted``, phi, held), nearest first (rad).
+
+        The same roots as :func:`pitch_boundaries` (with ``joints``).
+        """
+        out = []
+        acos, atan2, hypot, remainder = math.acos, math.atan2, math.hypot, math.remainder
+        slack = 1.0 + TANGENT_SLACK
+        p = hypot(du, dv)
+        if l3 != 0.0 and p != 0.0:
+            angle = atan2(dv, du)
+            for radius, held in self.centred:
+                cosine = ((p - radius) * (p + radius) + l3 * l3) / (2.0 * l3 * p)
+                if -slack <= cosine <= slack:
+                    spread = acos(max(-1.0, min(1.0, cosine)))
+                    for phi in (angle + spread, angle - spread):
+                        out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+        for eu, ev, radius, held in self.offset:
+            pu, pv = du - eu, dv - ev
+            q = hypot(pu, pv)
+            if l3 == 0.0 or q == 0.0:
+                continue
+            cosine = ((q - radius) * (q + radius) + l3 * l3) / (2.0 * l3 * q)
+            if -slack <= cosine <= slack:
+                spread, angle = acos(max(-1.0, min(1.0, cosine))), atan2(pv, pu)
+                for phi in (angle + spread, angle - spread):
+                    out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+        if p != 0.0:
+            radius = self.l1
+            for m, mu, held in self._pitch_terms(l3, beta):
+                if m == 0.0:
+                    continue
+                cosine = ((p - radius) * (p + radius) + m * m) / (2.0 * m * p)
+                if -slack <= cosine <= slack:
+                    spread, angle = acos(max(-1.0, min(1.0, cosine))), atan2(dv, du) - mu
+                    for phi in (angle + spread, angle - spread):
+                        out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+        out.sort(key=_first)
+        return out
+
+
+def _first(item):
+    return item[0]
+
+
+_TAU = 2.0 * math.pi

@@ -26,10 +26,6 @@ NEWTON_STEPS = 8
 #: one usually puts the tool point within 1e-11 x reach of the target for axes 4e-6 rad off.
 QUICK_STEPS = 2
 
-#: The roll's steps (rad) when a target needs it moved and none of the rolls its geometry
-#: suggests reaches it: 6 degrees (see ``DesktopSolver._moved_roll``).
-ROLL_STEP = math.pi / 30.0
-
 #: The largest step (rad) between two pitches offered to ``accept`` in a feasible interval.
 PITCH_STEP = math.pi / 90.0
 

@@ -1,0 +1,165 @@
+"""The desktop solver's fast path: the common target straight through (math only).
+
+Position only, an arm with a yaw and a pitch, the roll held within its limits: the yaw facing
+the target, the pair at the wanted pitch (or the feasible pitch nearest it), the quick
+correction for a URDF's rounding. Anything else returns None and the general path decides, so
+its results are the general path's (the tests compare the two). A mixin of
+:class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+"""
+
+import math
+from typing import Optional
+
+from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver.desktop_poses import branch_of, Facing, pitch_angle
+from two_bone_ik.solver.desktop_results import DesktopSolution, DesktopStatus
+from two_bone_ik.solver.reading_turns import fit_reading
+
+_TAU = 2.0 * math.pi
+_NAN = math.nan
+_REACHED = IkStatus.REACHED
+_STATUS_REACHED = DesktopStatus.REACHED
+_STATUS_FLIPPED = DesktopStatus.ELBOW_FLIPPED
+# The fast path looks these up as module globals rather than as attributes of math.
+_atan2, _cos, _sin, _sqrt = math.atan2, math.cos, math.sin, math.sqrt
+_hypot, _remainder = math.hypot, math.remainder
+_tuple_new = tuple.__new__
+
+
+class FastPath:
+    """The fast path of :meth:`DesktopSolver.solve` (see the module docstring)."""
+
+    def _fast_constants(self):
+        """Return what :meth:`_solve_fast` reads, as one flat tuple, or None.
+
+        Only an arm with a yaw and a pitch qualifies (the rest takes the general path).
+        """
+        arm = self.arm
+        if not (arm.has_yaw and arm.has_pitch):
+            return None
+        tool = None if arm.has_roll else arm.tool_at(0.0)
+        (ox, oy, oz), (fx, fy, fz), (wx, wy, wz), (nx, ny, nz) = (
+            arm.origin, arm.forward, arm.up, arm.normal)
+        return (ox, oy, oz, fx, fy, fz, wx, wy, wz, nx, ny, nz, *arm.shoulder, *arm.link_lengths,
+                *arm.zero_angles, *arm.directions[:4], arm.lower_limits, arm.upper_limits,
+                self._continuous[:4], 1e-3 * self._on_target, arm.joint_count, tool,
+                self.elbow, self._pair_limits)
+
+    def _solve_fast(self, x, y, z, previous, wanted):
+        """:meth:`solve` for a target the arm faces and reaches with the roll held, in limits.
+
+        The common case, straight through: position only, an arm with a yaw and a pitch, the
+        roll held within its limits; axes a little off corrected by :class:`QuickCorrection`.
+        Returns None for anything else (the general path then decides), so its results are the
+        general path's (the tests compare the two).
+        """
+        (ox, oy, oz, fx, fy, fz, wx, wy, wz, nx, ny, nz, su, sv, l1, l2, z1, z2, d0, d1, d2, d3,
+         lower, upper, (c0, c1, c2, c3), near, count, tool, elbow, pair_limits) = self._fast
+        if not (-1e100 <= x <= 1e100 and -1e100 <= y <= 1e100 and -1e100 <= z <= 1e100
+                and -1e100 <= wanted <= 1e100):
+            return None
+        roll = 0.0
+        if previous is not None:
+            if len(previous) != count:
+                return None
+            try:  # finite numbers: x - x is 0 for them only (NaN and inf give NaN)
+                if count == 4:
+                    p0, p1, p2, p3 = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == 0.0
+                else:
+                    p0, p1, p2, p3, roll = previous
+                    finite = p0 - p0 == p1 - p1 == p2 - p2 == p3 - p3 == roll - roll == 0.0
+            except TypeError:
+                finite = False
+            if not finite:
+                return None
+        if tool is None:
+            if not lower[4] <= roll <= upper[4]:
+                return None
+            tool = self._tool(roll)
+        l3, beta, lateral = tool
+        dx, dy, dz = x - ox, y - oy, z - oz
+        hu = dx * fx + dy * fy + dz * fz
+        hn = dx * nx + dy * ny + dz * nz
+        rho = _hypot(hu, hn)
+        if rho <= near or rho < abs(lateral) - near:
+            return None
+        u = (rho - lateral) * (rho + lateral)
+        u = _sqrt(u) if u > 0.0 else 0.0
+        yaw = d0 * _atan2(lateral * hu - u * hn, u * hu + lateral * hn)
+        branch = 'facing'
+        if not c0:
+            fitted = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
+            if fitted is None:  # class (c) when (a) and (b) are surely empty
+                back = self._fast_back(x, y, z, lateral, previous, roll)
+                if back is None:
+                    return None
+                fitted, u, branch = back.reading, back.u, 'back'
+            yaw = fitted
+        elif previous is not None:
+            yaw = p0 + _remainder(yaw - p0, _TAU)
+        return self._fast_plane(x, y, z, previous, wanted, yaw, u - su,
+                                dx * wx + dy * wy + dz * wz - sv, tool, roll, branch)
+
+    def _fast_back(self, x, y, z, lateral, previous, roll) -> Optional[Facing]:
+        """Return the yaw reaching back when the yaw cannot face the target at any roll."""
+        if not self.allow_reach_back or self._roll_free and self._yaw_crossings(
+                x, y, z, False):
+            return None
+        return self._back(x, y, z, lateral, previous)
+
+    def _fast_plane(self, x, y, z, previous, wanted, yaw, du, dv, tool, roll, branch):
+        """Finish :meth:`_solve_fast`: the plane, the readings, the correction."""
+        z1, z2, d0, d1, d2, d3, lower, upper, c1, c2, c3, count, elbow, l1, l2 = self._fast_tail
+        if previous is None:
+            previous_q = p3 = None
+        else:
+            p1, p2, p3 = previous[1], previous[2], previous[3]
+            previous_q = (z1 + d1 * p1, z2 + d2 * p2)
+        if elbow == 'nearest':
+            elbow = branch_of(previous_q)
+        if wanted != self._wanted[0]:
+            self._wanted = (wanted, _cos(wanted), _sin(wanted))
+        _, cos_wanted, sin_wanted = self._wanted
+        l3, beta, _ = tool
+        wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
+        sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q if wu == wv == 0.0 else None)
+        q1, q2, pitch = sol[0], sol[1], None
+        if sol[2] is _REACHED and self._pair_box is not None:  # (as _pair_on)
+            (lo1, hi1), (lo2, hi2) = self._pair_box
+            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+        if sol[2] is _REACHED and q1 is not None and q2 is not None:
+            pitch = d3 * (wanted - beta - q1 - q2)
+            if not c3:
+                pitch = fit_reading(pitch, lower[3], upper[3], p3)
+            elif p3 is not None:
+                pitch = p3 + _remainder(pitch - p3, _TAU)
+            elif not -math.pi <= pitch <= math.pi:
+                pitch = _wrap(pitch)
+        status, phi, fixed = _STATUS_REACHED, wanted, None
+        if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
+            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q)
+            if found is None:
+                return None
+            phi, side, (q1, q2, pitch), kind = found
+            status = _STATUS_REACHED if side == elbow else _STATUS_FLIPPED
+            elbow, fixed = side, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
+        r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
+        if previous is not None:
+            if c1:
+                r1 = p1 + _remainder(r1 - p1, _TAU)
+            if c2:
+                r2 = p2 + _remainder(r2 - p2, _TAU)
+        readings = (yaw, r1, r2, pitch) if count == 4 else (yaw, r1, r2, pitch, roll)
+        point, error = (x, y, z), 0.0
+        if self._quick is not None:
+            corrected = self._quick.correct(readings, point, d0 * yaw, q1, q2, phi, tool, fixed)
+            if corrected is None:
+                return None
+            readings, point, error = corrected
+        asked = _remainder(wanted, _TAU)
+        asked = asked if asked != -math.pi else math.pi
+        return _tuple_new(DesktopSolution, (
+            readings, status, True, point, error, elbow, asked if phi is wanted else
+            pitch_angle(phi), asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))

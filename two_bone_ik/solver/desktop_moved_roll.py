@@ -1,0 +1,110 @@
+"""A desktop arm's moved roll: the roll nearest the held one that reaches (math only).
+
+Classes (b) and (d) of the preference order: the roll's range cut where reachability may
+change (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), the stretches tried nearest the
+held roll first. A mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+"""
+
+import math
+from typing import Optional, Tuple
+
+from two_bone_ik.solver.desktop_poses import Attempt
+from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials
+
+_TAU = 2.0 * math.pi
+
+
+class MovedRoll:
+    """The moved roll of classes (b) and (d)."""
+
+    def _moved_roll(self, x, y, z, previous, wanted, held, back, yaw_fits
+                    ) -> Optional['Attempt']:
+        """Return an exact pose with the roll moved (class (b) or (d)), or None.
+
+        The roll nearest the held one at which a pose reaches the target: the roll's range
+        (within half a turn of ``held``) cut where reachability may change
+        (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), each stretch tried from its end
+        nearest ``held``, nearest stretches first. ``yaw_fits``: whether the yaw fits its
+        limits at the held roll (if not and no roll brings it to a limit, none can help).
+        """
+        if not self._roll_may_reach(x, y, z, back):
+            return None
+        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
+            return None  # the yaw fits at no roll: the sideways swing never brings it in
+        index = self._indices[4]
+        low = max(self.arm.lower_limits[index], held - math.pi)
+        high = min(self.arm.upper_limits[index], held + math.pi)
+        hu, hn = self._horizontal(x, y, z)
+        o, w = self.arm.origin, self.arm.up
+        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
+        ends = roll_ends(self._roll_geometry, RollTarget(float(hu), float(hn), float(dv), back),
+                         low, high)
+        fallback = None  # the first exact pose the quick correction gave up on
+        for trials in stretch_trials(ends, held, self._roll_margin):
+            for roll in trials:
+                attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
+                                        back)
+                if not self._exact(attempt):
+                    continue
+                attempt = attempt._replace(moved=True)
+                if self._ideal or self._quick is None:
+                    return attempt
+                readings = self._readings(attempt.facing, attempt.plane, roll, previous)
+                corrected = self._quick_correction(x, y, z, readings, attempt.facing,
+                                                   attempt.plane, attempt.tool, None, 0.0)
+                if corrected is not None:
+                    return attempt._replace(corrected=corrected)
+                fallback = fallback or attempt
+        return fallback
+
+    def _yaw_crossings(self, x, y, z, back) -> bool:
+        """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
+        geometry = self._roll_geometry
+        target = RollTarget(*self._horizontal(x, y, z), 0.0, back)
+        hu, hn = target.hu, target.hn
+        for yaw in geometry.yaw_angles:
+            ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
+            needed = hu * math.sin(yaw) + hn * math.cos(yaw)
+            if geometry.swing > 0.0 and ahead != back and \
+                    abs(needed - geometry.lateral) <= geometry.swing:
+                return True
+        return False
+
+    def _yaw_limits_inside(self) -> Tuple[float, ...]:
+        """Return the yaw's finite limits moved inside by the margin a correction needs, rad."""
+        arm = self.arm
+        lower, upper = arm.lower_limits[0], arm.upper_limits[0]
+        if upper - lower >= _TAU:
+            return ()
+        margin = self._yaw_margin
+        return tuple(v for v in (lower + margin, upper - margin) if math.isfinite(v))
+
+    def _horizontal(self, x, y, z) -> Tuple[float, float]:
+        """Return the target from the yaw axis along forward and normal (yaw 0), m."""
+        arm = self.arm
+        o, f, n = arm.origin, arm.forward, arm.normal
+        dx, dy, dz = x - o[0], y - o[1], z - o[2]
+        return dx * f[0] + dy * f[1] + dz * f[2], dx * n[0] + dy * n[1] + dz * n[2]
+
+    def _roll_may_reach(self, x, y, z, back) -> bool:
+        """Whether some roll might bring the target within the pair's annulus (a quick bound)."""
+        arm = self.arm
+        (a, b, c), (su, sv) = arm.tool, arm.shoulder
+        swing = math.hypot(b[2], c[2])
+        lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
+        lat2_high = max(lat_low * lat_low, lat_high * lat_high)
+        lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
+        o, f, w, n = arm.origin, arm.forward, arm.up, arm.normal
+        dx, dy, dz = x - o[0], y - o[1], z - o[2]
+        rho2 = (dx * f[0] + dy * f[1] + dz * f[2]) ** 2 + (dx * n[0] + dy * n[1] + dz * n[2]) ** 2
+        if rho2 < lat2_low:
+            return False
+        u_low, u_high = math.sqrt(max(0.0, rho2 - lat2_high)), math.sqrt(rho2 - lat2_low)
+        ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
+        dv = dx * w[0] + dy * w[1] + dz * w[2] - sv
+        nearest = 0.0 if ends[0] <= 0.0 <= ends[1] else min(abs(ends[0]), abs(ends[1]))
+        farthest = max(abs(ends[0]), abs(ends[1]))
+        l1, l2 = arm.link_lengths
+        l3, slack = arm.max_tool_length(), self._on_target
+        return (math.hypot(nearest, dv) <= l1 + l2 + l3 + slack
+                and math.hypot(farthest, dv) >= abs(l1 - l2) - l3 - slack)

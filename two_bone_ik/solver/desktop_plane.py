@@ -1,0 +1,215 @@
+"""A desktop arm's plane: the pair and the pitch for a target in it (math only).
+
+The pose at the wanted approach pitch when one reaches the target; else the feasible pitch
+nearest it among the exact boundaries of the feasible set
+(:mod:`~two_bone_ik.solver.desktop_pitch`), on either elbow branch; else the closest pose. A
+mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+"""
+
+import math
+from typing import List, Optional
+
+from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
+from two_bone_ik.solver.desktop_poses import (
+    branch_of, OTHER_ELBOW, pitch_angle, PlanePose, tie_key)
+from two_bone_ik.solver.desktop_results import (
+    DesktopStatus, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
+from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
+
+_TAU = 2.0 * math.pi
+_NAN = math.nan
+_REACHED = IkStatus.REACHED
+
+
+class PlaneSolving:
+    """The pair and the pitch in the plane of the arm."""
+
+    def _previous_pair(self, previous):
+        if previous is None:
+            return None
+        _, i1, i2, _, _ = self._indices
+        (z1, z2), d = self.arm.zero_angles, self.arm.directions
+        return (z1 + d[i1] * previous[i1], z2 + d[i2] * previous[i2])
+
+    def _plane(self, du, dv, tool, wanted, previous, oriented, closest=True
+               ) -> Optional[PlanePose]:
+        """Return the pair and the pitch for a target at (du, dv) from the shoulder (m).
+
+        When no pose reaches it: the closest pose, or None without ``closest``.
+        """
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        previous_q = self._previous_pair(previous)
+        if not arm.has_pitch:
+            sol = solve(du, dv, l1, l2, self.elbow, self._pair_limits, self.allow_elbow_flip,
+                        previous_q)
+            if not closest and sol.status is not _REACHED and sol.status is not \
+                    IkStatus.ELBOW_FLIPPED:
+                return None
+            return PlanePose(sol.q1, sol.q2, None, DesktopStatus(sol.status), sol.elbow, _NAN,
+                             sol.tip[0], sol.tip[1])
+        i3 = self._indices[3]
+        previous_pitch = None if previous is None else previous[i3]
+        preferred = self._preferred(previous_q)
+        pose = self._pose_at(du, dv, tool, wanted, preferred, previous_q, previous_pitch)
+        if pose is not None:
+            return PlanePose(*pose, DesktopStatus.REACHED, preferred, pitch_angle(wanted), du, dv)
+        found = self._search(du, dv, tool, wanted, preferred, previous, previous_q)
+        if found is None:
+            return None if not closest else self._closest(du, dv, tool, wanted, preferred,
+                                                          previous_q, previous_pitch)
+        phi, branch, (q1, q2, pitch), kind = found
+        status = DesktopStatus.REACHED if branch == preferred else DesktopStatus.ELBOW_FLIPPED
+        if oriented and abs(math.remainder(phi - wanted, _TAU)) > PITCH_TOLERANCE:
+            status = DesktopStatus.APPROACH_ADJUSTED
+        return PlanePose(q1, q2, pitch, status, branch, phi, du, dv,
+                         None if abs(math.remainder(phi - wanted, _TAU)) == 0.0 else kind)
+
+    def _preferred(self, previous_q) -> str:
+        """Return the preferred elbow branch: the configured one; 'nearest': the last command's."""
+        if self.elbow != 'nearest':
+            return self.elbow
+        return branch_of(previous_q)
+
+    def _pose_at(self, du, dv, tool, phi, branch, previous_q, previous_pitch):
+        """(q1, q2, pitch reading) reaching the target at pitch ``phi`` on a branch, or None."""
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        l3 = tool.length
+        wu, wv = du - l3 * math.cos(phi), dv - l3 * math.sin(phi)
+        pair = self._pair_on(wu, wv, branch, previous_q)
+        if pair is None:
+            return None
+        q1, q2 = pair
+        i3 = self._indices[3]
+        pitch = fit_reading(arm.directions[i3] * (phi - tool.beta - q1 - q2),
+                            arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
+        return None if pitch is None else (q1, q2, pitch)
+
+    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch):
+        """Return the pose on a boundary of the feasible pitches, and its branch.
+
+        At a root of a boundary equation (:mod:`~two_bone_ik.solver.desktop_pitch`) the joint
+        it holds is at its angle exactly (the elbow straight, folded or on a limit, the
+        shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
+        not fit. A straight or folded elbow is on both branches: ``preferred``.
+        """
+        joint, angle = held
+        l1, l2 = self.arm.link_lengths
+        wu, wv = du - tool.length * math.cos(phi), dv - tool.length * math.sin(phi)
+        if joint == ELBOW:
+            q2 = angle
+            q1 = math.atan2(wv, wu) - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2))
+        elif joint == SHOULDER:
+            q1 = angle
+            q2 = math.atan2(wv - l1 * math.sin(q1), wu - l1 * math.cos(q1)) - q1
+        else:
+            link2 = phi - tool.beta - angle
+            q1 = math.atan2(wv - l2 * math.sin(link2), wu - l2 * math.cos(link2))
+            q2 = link2 - q1
+        q2 = math.remainder(q2, _TAU)
+        bent = SIDE_TOLERANCE < abs(q2) < math.pi - SIDE_TOLERANCE
+        branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
+        pair = self._fit_pair(q1, q2, previous_q)
+        if pair is None:
+            return None, ''
+        q1, q2 = pair
+        i3 = self._indices[3]
+        pitch = fit_reading(self.arm.directions[i3] * (phi - tool.beta - q1 - q2),
+                            self.arm.lower_limits[i3], self.arm.upper_limits[i3],
+                            previous_pitch)
+        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+
+    def _fit_pair(self, q1, q2, previous_q):
+        """(q1, q2) brought into the pair's limits by whole turns (nearest the last command)."""
+        if self._pair_box is None:
+            return _wrap(q1), q2
+        (lo1, hi1), (lo2, hi2) = self._pair_box
+        if previous_q is None:
+            q1, q2 = fit_reading(q1, lo1, hi1), fit_reading(q2, lo2, hi2)
+        else:
+            q1, q2 = fit_reading(q1, lo1, hi1, previous_q[0]), fit_reading(q2, lo2, hi2,
+                                                                           previous_q[1])
+        return None if q1 is None or q2 is None else (q1, q2)
+
+    def _pair_on(self, wu, wv, branch, previous_q):
+        """(q1, q2) reaching the wrist point (wu, wv) on a branch within the limits, or None.
+
+        The planar closed form on the branch, each angle then brought into its limits by whole
+        turns (nearest the last command): what the planar solver does with limits when the
+        branch fits, without its closest pose when it does not.
+        """
+        l1, l2 = self.arm.link_lengths
+        sol = solve(wu, wv, l1, l2, branch, None, False,
+                    previous_q if wu == wv == 0.0 else None)
+        if sol.status is not _REACHED:
+            return None
+        if self._pair_box is None:
+            return sol.q1, sol.q2
+        (lo1, hi1), (lo2, hi2) = self._pair_box
+        if previous_q is None:
+            q1, q2 = fit_reading(sol.q1, lo1, hi1), fit_reading(sol.q2, lo2, hi2)
+        else:
+            q1 = fit_reading(sol.q1, lo1, hi1, previous_q[0])
+            q2 = fit_reading(sol.q2, lo2, hi2, previous_q[1])
+        return None if q1 is None or q2 is None else (q1, q2)
+
+    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
+        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
+        previous_pitch = None if previous is None else previous[self._indices[3]]
+        branches = (preferred, OTHER_ELBOW[preferred]) if self.allow_elbow_flip else (preferred,)
+        found: List[tuple] = []
+        for branch in branches[1:]:  # the wanted pitch (the preferred branch failed at it)
+            pose = self._pose_at(du, dv, tool, wanted, branch, previous_q, previous_pitch)
+            if pose is not None:
+                found.append((0.0, wanted, branch, pose, None))
+        for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
+                                                            wanted):
+            if found and distance > found[0][0] + TIE_TOLERANCE:
+                break
+            pose, branch = self._boundary_pose(du, dv, tool, phi, held, preferred,
+                                               previous_q, previous_pitch)
+            if pose is not None and branch in branches:
+                found.append((distance, phi, branch, pose, held[0]))
+        if not found:
+            return None
+        if len(found) > 1:
+            reference = self._commanded_pitch(previous, tool) if previous is not None else None
+            found.sort(key=lambda item: tie_key(item, wanted, reference, branches))
+        _, phi, branch, pose, kind = found[0]
+        return pitch_angle(phi), branch, pose, kind
+
+    def _commanded_pitch(self, previous, tool) -> float:
+        """Return the approach pitch of the previous readings, rad."""
+        q1, q2 = self._previous_pair(previous)
+        i3 = self._indices[3]
+        return q1 + q2 + self.arm.directions[i3] * previous[i3] + tool.beta
+
+    def _closest(self, du, dv, tool, wanted, preferred, previous_q, previous_pitch) -> PlanePose:
+        """Return the closest pose for a target no feasible pitch reaches (see :meth:`solve`)."""
+        arm = self.arm
+        l1, l2 = arm.link_lengths
+        l3 = tool.length
+        distance = math.hypot(du, dv)
+        toward = math.atan2(dv, du)
+        if distance > l1 + l2 + l3:
+            status, phi = DesktopStatus.OUT_OF_REACH, toward
+        elif distance < abs(l1 - l2) - l3:
+            status, phi = DesktopStatus.INSIDE_INNER, toward + math.pi
+        elif distance < l3 - l1 - l2:
+            status, phi = DesktopStatus.INSIDE_INNER, toward
+        else:
+            status, phi = DesktopStatus.JOINT_LIMITED, wanted
+        sol = solve(du - l3 * math.cos(phi), dv - l3 * math.sin(phi), l1, l2, preferred,
+                    self._pair_limits, self.allow_elbow_flip, previous_q)
+        i3 = self._indices[3]
+        pitch, clamped = fit_or_clamp(arm.directions[i3] * (phi - tool.beta - sol.q1 - sol.q2),
+                                      arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
+        if clamped or sol.status is IkStatus.JOINT_LIMITED:
+            status = DesktopStatus.JOINT_LIMITED
+        phi = sol.q1 + sol.q2 + arm.directions[i3] * pitch + tool.beta
+        tool_u = l1 * math.cos(sol.q1) + l2 * math.cos(sol.q1 + sol.q2) + l3 * math.cos(phi)
+        tool_v = l1 * math.sin(sol.q1) + l2 * math.sin(sol.q1 + sol.q2) + l3 * math.sin(phi)
+        return PlanePose(sol.q1, sol.q2, pitch, status, sol.elbow, pitch_angle(phi),
+                         tool_u, tool_v)

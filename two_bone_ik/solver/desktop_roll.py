@@ -1,0 +1,460 @@
+"""Where a moved roll can reach a target: the ends of the feasible stretches of roll, exactly.
+
+A position-only target that no pose reaches with the roll held (class (a) or (c) of the
+preference order) may be reached with the roll moved (class (b) or (d)): turning the roll by r
+moves the tool point on a circle about the roll axis, sideways (its ``lateral`` offset, so the
+yaw that faces the target turns and the target's distance ``u(r)`` along the arm's plane
+changes) and within the plane (the tool's in-plane length ``l3(r)`` and direction ``beta(r)``).
+
+At one roll the feasible approach pitches are a union of closed arcs whose ends are roots of the
+boundary equations of :mod:`~two_bone_ik.solver.desktop_pitch`, each ``P . e(phi + mu) = c``,
+i.e. ``cos(phi - base) = cosine`` with ``base`` and ``cosine`` functions of the roll. As the roll
+turns, an arc can appear or vanish only where two of its ends meet:
+
+- both roots of one equation (a tangency): ``cosine(r) = +1`` or ``-1``;
+- a root of one equation on a root of another (a corner): ``cosine_k(r) - cos(phi_j(r) -
+  base_k(r)) = 0``;
+
+and the pose exists only where the yaw faces the target (``rho >= |lateral(r)|``), within its
+limits (the rolls where it just fits, in closed form), and the roll within its own. Those rolls
+cut the roll's range into stretches on each of which reachability does not change, so one
+exact solve inside a stretch decides it. :func:`roll_ends` finds every such roll: the closed
+forms directly; the tangencies and corners, smooth functions of the roll with a few extrema a
+turn, by sampling them (more densely where they change like a square root: by the ends of the
+stretches where the yaw faces the target, and, for the corners, by the tangencies), bracketing
+every sign change and every sampled extremum whose parabola dips through zero, and refining
+each bracket (the Illinois variant of false position) to :data:`PRECISION`. Nothing is left to
+a grid: a stretch narrower than the sampling is found from the extremum of the function that
+opens it.
+"""
+
+import math
+from typing import List, NamedTuple, Sequence, Tuple
+
+import numpy as np
+
+from two_bone_ik.solver.desktop_model import DesktopArm
+
+#: Samples of the tangency and corner functions per turn of the roll (the brackets' width).
+SAMPLES_PER_TURN = 64
+
+#: Most refinement steps (false position, Illinois): a bracket shrinks to :data:`PRECISION`
+#: in far fewer.
+REFINE_STEPS = 40
+
+#: Width (rad) to which a bracket is refined: far below the margin a moved roll keeps from
+#: its stretch's end (:func:`stretch_trials`).
+PRECISION = 1e-10
+
+#: Golden-section steps that locate a sampled extremum (the bracket shrinks 0.618 a step).
+EXTREMUM_STEPS = 20
+
+#: How far inside a stretch's end (rad, times the first margin) the roll is tried, in turn: see
+#: :func:`stretch_trials`.
+END_MARGINS = (1.0, 10.0, 100.0, 1e3, 1e4)
+
+#: Extra samples by each end of a stretch where the yaw faces the target, as fractions of it.
+EDGE_SAMPLES = (1e-6, 1e-4, 1e-3, 1e-2, 1e-1)
+
+_GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
+_TAU = 2.0 * math.pi
+
+
+class RollTarget(NamedTuple):
+    """A target as the roll sees it: from the yaw axis, and which way the arm faces it.
+
+    Attributes
+    ----------
+    hu, hn : float
+        The target from the yaw axis along ``forward`` and ``normal`` at zero yaw, m.
+    dv : float
+        The target above the shoulder (along ``up``), m.
+    back : bool
+        Whether the arm reaches back over the yaw axis (the target at -u in its plane).
+    """
+
+    hu: float
+    hn: float
+    dv: float
+    back: bool
+
+
+class RollGeometry:
+    """What the roll ends need of one arm, computed once.
+
+    Parameters
+    ----------
+    arm : DesktopArm
+        With a pitch and a roll joint.
+    circles : sequence of (E_u, E_v, radius)
+        :func:`~two_bone_ik.solver.desktop_pitch.limit_circles` of the arm.
+    pitch_angles : sequence of float
+        :func:`~two_bone_ik.solver.desktop_pitch.pitch_limit_angles` of the arm.
+    yaw_limits : sequence of float
+        The yaw's finite limits (readings, rad) moved inside by the margin a correction needs.
+    """
+
+    def __init__(self, arm: DesktopArm, circles, pitch_angles: Sequence[float],
+                 yaw_limits: Sequence[float]):
+        a, b, c = arm.tool
+        self.tool = np.array((a, b, c), dtype=float)  # rows a, b, c; columns u, v, n
+        self.lateral = arm.wrist_lateral + a[2]
+        self.swing = math.hypot(b[2], c[2])
+        self.centre = math.atan2(c[2], b[2])
+        self.zero_sum = sum(arm.zero_angles)
+        self.shoulder = arm.shoulder
+        self.l1, self.l2 = arm.link_lengths
+        self.circles = np.array(circles, dtype=float).reshape(-1, 3)
+        self.pitch_angles = np.array(pitch_angles, dtype=float)
+        self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
+        self.equations = len(self.circles) + len(self.pitch_angles)
+        self.pairs = self._pairs(self.equations)
+        # Plain-float copies for the scalar twin.
+        self.tool_rows = tuple(tuple(float(v) for v in row) for row in (a, b, c))
+        self.circle_rows = tuple(tuple(float(v) for v in row) for row in self.circles)
+        self.pitch_rows = tuple(float(v) for v in self.pitch_angles)
+        self.pair_rows = tuple(zip(*(v.tolist() for v in self.pairs))) if \
+            self.equations > 1 else ()
+
+    def cosines(self, target: RollTarget, roll: np.ndarray):
+        """Return (cosine, base), each shape (K, M): every boundary equation at every roll.
+
+        ``cos(phi - base) = cosine`` holds at the equation's roots; NaN where the yaw cannot
+        face the target or the equation does not depend on phi.
+        """
+        cos_r, sin_r = np.cos(roll), np.sin(roll)
+        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool
+        tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
+        l3 = np.hypot(tu, tv)
+        lateral = self.lateral + self.swing * np.cos(roll - self.centre)
+        with np.errstate(invalid='ignore'):
+            u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
+        du = (-u if target.back else u) - self.shoulder[0]
+        dv = target.dv
+        circles = self.circles
+        pu, pv = du - circles[:, :1], dv - circles[:, 1:2]
+        p2 = pu * pu + pv * pv
+        with np.errstate(divide='ignore', invalid='ignore'):
+            cosine = (p2 - circles[:, 2:] ** 2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
+            base = np.arctan2(pv, pu)
+            if self.pitch_angles.size:
+                kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
+                mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
+                m2 = mu_u * mu_u + mu_v * mu_v
+                d2 = du * du + dv * dv
+                pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
+                cosine = np.concatenate((cosine, pitch))
+                base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
+        return np.where(np.isfinite(cosine), cosine, np.nan), base
+
+    def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
+        """Every tangency and corner function at every roll, shape (2K + K (K - 1), M).
+
+        Rows ``2k``, ``2k + 1``: ``cosine_k - 1``, ``cosine_k + 1``; then, per pair j < k of
+        equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
+        ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
+        """
+        cosine, base = self.cosines(target, np.asarray(roll, dtype=float))
+        k = cosine.shape[0]
+        first, second, sign = self.pairs
+        with np.errstate(invalid='ignore'):
+            tangency = np.stack((cosine - 1.0, cosine + 1.0), axis=1).reshape(2 * k, -1)
+            spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
+            phi = base[first] + sign[:, None] * spread[first]
+            corner = cosine[second] - np.cos(phi - base[second])
+        return np.concatenate((tangency, corner))
+
+    @staticmethod
+    def _pairs(k: int):
+        """(j, k, sign) of every corner row: pairs j < k, each root of j."""
+        pairs = [(j, other, s) for j in range(k) for other in range(j + 1, k)
+                 for s in (1.0, -1.0)]
+        if not pairs:
+            return np.zeros(1, int), np.zeros(1, int), np.ones(1)
+        first, second, sign = (np.array(v) for v in zip(*pairs))
+        return first, second, sign
+
+    def equation(self, target: RollTarget, roll: float, index: int):
+        """Return (cosine, base) of one boundary equation at one roll (plain floats).
+
+        The scalar twin of :meth:`cosines` (NaN cosine where it is undefined), for refining.
+        """
+        cos_r, sin_r = math.cos(roll), math.sin(roll)
+        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool_rows
+        tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
+        l3 = math.hypot(tu, tv)
+        lateral = self.lateral + self.swing * math.cos(roll - self.centre)
+        u2 = target.hu * target.hu + target.hn * target.hn - lateral * lateral
+        if u2 < 0.0:
+            return math.nan, 0.0
+        u = math.sqrt(u2)
+        du, dv = (-u if target.back else u) - self.shoulder[0], target.dv
+        count = len(self.circle_rows)
+        if index < count:
+            eu, ev, radius = self.circle_rows[index]
+            pu, pv = du - eu, dv - ev
+            p2 = pu * pu + pv * pv
+            m2, mu = l3 * l3, 0.0
+        else:
+            kappa = math.atan2(tv, tu) - self.zero_sum + self.pitch_rows[index - count]
+            mu_u, mu_v = l3 + self.l2 * math.cos(kappa), -self.l2 * math.sin(kappa)
+            pu, pv, p2, radius = du, dv, du * du + dv * dv, self.l1
+            m2, mu = mu_u * mu_u + mu_v * mu_v, math.atan2(mu_v, mu_u)
+        if m2 == 0.0 or p2 == 0.0:
+            return math.nan, 0.0
+        return (p2 - radius * radius + m2) / (2.0 * math.sqrt(m2 * p2)), math.atan2(pv, pu) - mu
+
+    def function(self, target: RollTarget, roll: float, row: int) -> float:
+        """Return one row of :meth:`functions` at one roll (plain floats)."""
+        k = self.equations
+        if row < 2 * k:
+            cosine, _ = self.equation(target, roll, row // 2)
+            return cosine - (1.0 if row % 2 == 0 else -1.0)
+        first, second, sign = self.pair_rows[row - 2 * k]
+        cosine, base = self.equation(target, roll, first)
+        if not -1.0 <= cosine <= 1.0:
+            return math.nan
+        phi = base + sign * math.acos(cosine)
+        other, other_base = self.equation(target, roll, second)
+        return other - math.cos(phi - other_base)
+
+    def closed_form_ends(self, target: RollTarget, yaw_limits: bool) -> List[float]:
+        """Return the rolls (rad) where the yaw starts or stops facing the target.
+
+        With ``yaw_limits``: where the yaw facing it meets one of its limits instead.
+        """
+        swing = self.swing
+        if swing == 0.0:
+            return []
+        ends = []
+        rho = math.hypot(target.hu, target.hn)
+        needed = [] if yaw_limits else [rho, -rho]
+        for yaw in self.yaw_angles if yaw_limits else ():
+            ahead = target.hu * math.cos(yaw) - target.hn * math.sin(yaw) > 0.0
+            if ahead != target.back:
+                needed.append(target.hu * math.sin(yaw) + target.hn * math.cos(yaw))
+        for value in needed:
+            ratio = (value - self.lateral) / swing
+            if -1.0 <= ratio <= 1.0:
+                spread = math.acos(ratio)
+                ends += [self.centre + spread, self.centre - spread]
+        return ends
+
+
+def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: float
+              ) -> List[float]:
+    """Return every roll in [low, high] (rad) where reachability may change, sorted.
+
+    ``low`` and ``high`` are among them. See the module docstring.
+    """
+    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
+    ends = [low, high] + facing + _in_window(geometry.closed_form_ends(target, True), low, high)
+    if geometry.equations and high > low:
+        cuts = sorted({low, high, *facing})
+        pieces = []
+        for start, end in zip(cuts, cuts[1:]):
+            middle = 0.5 * (start + end)
+            lateral = geometry.lateral + geometry.swing * math.cos(middle - geometry.centre)
+            if end - start > 2.0 * PRECISION and \
+                    target.hu ** 2 + target.hn ** 2 >= lateral * lateral:
+                pieces.append((start, end))
+        if pieces:
+            ends.extend(_function_zeros(geometry, target, pieces))
+    return sorted(set(ends))
+
+
+def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
+    """Return the rolls (rad) moved by whole turns into [low, high], each way that fits."""
+    out = []
+    for roll in rolls:
+        base = roll + _TAU * math.ceil((low - roll) / _TAU)
+        out.extend(r for r in (base, base + _TAU) if low <= r <= high)
+    return out
+
+
+def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[float]:
+    """Every zero of the tangency and corner functions in the pieces (start, end), rad.
+
+    Each piece is a stretch where the yaw faces the target: its functions are defined on it
+    (they change like a square root near its ends, where the target meets the yaw's reach
+    sideways: the samples crowd toward the ends there). The tangencies first: a corner
+    function is defined only where its equation has roots, i.e. up to a tangency, where it
+    too changes like a square root; the corners' samples crowd toward the tangencies. All
+    pieces are sampled at once; no bracket spans two.
+    """
+    samples, steps = [], []
+    for low, high in pieces:
+        count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
+        samples.append(_crowded(np.linspace(low + PRECISION, high - PRECISION, count),
+                                (low, high), high - low, low, high))
+        steps.append((high - low) / count)
+    rolls = np.concatenate(samples)
+    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples])
+    values = geometry.functions(target, rolls)
+    tangencies = 2 * geometry.equations
+    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, piece, 0)
+    corners = values[tangencies:]
+    if zeros:
+        extra, extra_piece = [], []
+        for index, (low, high) in enumerate(pieces):
+            inside = [z for z in zeros if low < z < high]
+            if inside:
+                extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
+                extra_piece.append(np.full(len(extra[-1]), index))
+        extra_rolls = np.concatenate(extra)
+        order = np.lexsort((np.concatenate((rolls, extra_rolls)),
+                            np.concatenate((piece, *extra_piece))))
+        rolls = np.concatenate((rolls, extra_rolls))[order]
+        piece = np.concatenate((piece, *extra_piece))[order]
+        corners = np.concatenate(
+            (corners, geometry.functions(target, extra_rolls)[tangencies:]), axis=1)[:, order]
+    return zeros + _zeros_of(geometry, target, corners, rolls, piece, tangencies)
+
+
+def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
+    """Return ``rolls`` with samples crowding toward each centre from both sides, sorted."""
+    offsets = np.array(EDGE_SAMPLES) * scale
+    extra = (np.asarray(centres, dtype=float)[:, None] + np.concatenate((offsets, -offsets))
+             ).ravel()
+    extra = extra[(extra > low + PRECISION) & (extra < high - PRECISION)]
+    return np.sort(np.concatenate((rolls, extra)))
+
+
+def _zeros_of(geometry, target, values, rolls, piece, first_row: int) -> List[float]:
+    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``).
+
+    ``piece``: each sample's piece; brackets stay within one.
+    """
+    kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
+    values = values[kept]
+    rows, starts, ends = _sign_changes(values, rolls, piece)
+    more = _extremum_brackets(geometry, target, values, rolls, piece, kept + first_row)
+    rows = np.concatenate((kept[rows] + first_row, more[0]))
+    starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
+    if not rows.size:
+        return []
+    return _refine(geometry, target, rows, starts, ends)
+
+
+def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
+    """Brackets (row, start, end) where a function changes sign between two samples."""
+    left, right = values[:, :-1], values[:, 1:]
+    with np.errstate(invalid='ignore'):
+        change = (left * right <= 0.0) & (left != right) & (piece[:-1] == piece[1:])
+    rows, columns = np.nonzero(change)
+    return rows, rolls[columns], rolls[columns + 1]
+
+
+def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.ndarray):
+    """Brackets of the zero pairs a function's sampled extremum may hide.
+
+    ``row_names``: the function (row of :meth:`RollGeometry.functions`) of each row of
+    ``values``. A sample below both neighbours (of |f|, the function keeping its sign) whose
+    parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
+    section; where the extremum crosses zero, its two sides are brackets.
+    """
+    size = np.abs(values)
+    positive = values > 0.0
+    with np.errstate(invalid='ignore'):
+        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1]) & (
+            positive[:, :-2] == positive[:, 1:-1]) & (positive[:, 2:] == positive[:, 1:-1]) & (
+            values[:, 1:-1] != 0.0) & (piece[:-2] == piece[2:])
+    rows, columns = np.nonzero(dip)
+    if rows.size:
+        # The parabola through the three samples: its slope and half curvature at the middle.
+        left, middle, right = (values[rows, columns + k] for k in range(3))
+        x0, x1, x2 = (rolls[columns + k] for k in range(3))
+        d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
+        half = (d2 - d1) / (x2 - x0)
+        slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+            near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+        rows, columns = rows[near], columns[near]
+    if not rows.size:
+        return rows, np.empty(0), np.empty(0)
+    sign = np.sign(values)
+    out = ([], [], [])
+    function = geometry.function
+    for row, column in zip(rows.tolist(), columns.tolist()):
+        side = float(sign[row, column + 1])
+        row = int(row_names[row])
+        low, high = float(rolls[column]), float(rolls[column + 2])
+        extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
+        if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
+            out[0].extend((row, row))
+            out[1].extend((low, extremum))
+            out[2].extend((extremum, high))
+    return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
+
+
+def _golden_minimum(function, low: float, high: float) -> float:
+    """Return where ``function`` is least in [low, high] (one minimum), golden section.
+
+    It stops early at a point where ``function`` is zero or below (all its callers ask).
+    """
+    a, b = high - _GOLDEN * (high - low), low + _GOLDEN * (high - low)
+    fa, fb = function(a), function(b)
+    for _ in range(EXTREMUM_STEPS):
+        if fa <= 0.0 or fb <= 0.0:
+            return a if fa <= fb else b
+        if not fb < fa:  # (NaN: keep the lower side)
+            high, b, fb = b, a, fa
+            a = high - _GOLDEN * (high - low)
+            fa = function(a)
+        else:
+            low, a, fa = a, b, fb
+            b = low + _GOLDEN * (high - low)
+            fb = function(b)
+    return 0.5 * (low + high)
+
+
+def _refine(geometry, target, rows, start, end) -> List[float]:
+    """Shrink each bracket (a sign change) to a zero, rad: Illinois false position."""
+    zeros = []
+    function = geometry.function
+    for row, a, b in zip(rows.tolist(), start.tolist(), end.tolist()):
+        fa, fb = function(target, a, row), function(target, b, row)
+        if not (math.isfinite(fa) and math.isfinite(fb)):
+            continue
+        kept = 0
+        for _ in range(REFINE_STEPS):
+            if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
+                break
+            guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
+            if not a < guess < b:
+                guess = 0.5 * (a + b)
+            value = function(target, guess, row)
+            if not math.isfinite(value):
+                break
+            if (value < 0.0) == (fa < 0.0):
+                a, fa = guess, value
+                fb, kept = (0.5 * fb if kept == 1 else fb), 1
+            else:
+                b, fb = guess, value
+                fa, kept = (0.5 * fa if kept == -1 else fa), -1
+        zeros.append(a if abs(fa) <= abs(fb) else b)
+    return zeros
+
+
+def stretch_trials(ends: Sequence[float], held: float, margin: float = 1e-6
+                   ) -> List[Tuple[float, ...]]:
+    """Per stretch between ends not holding ``held``, nearest it first: the rolls to solve.
+
+    :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
+    (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
+    which rounding or the correction for a URDF's rounding could push out), then its middle:
+    reachability is the same all along a stretch.
+    """
+    stretches = []
+    for start, end in zip(ends, ends[1:]):
+        if end <= start or start < held < end:
+            continue
+        near, far = (start, end) if held <= start else (end, start)
+        width = abs(far - near)
+        step = math.copysign(1.0, far - near)
+        trials = [near + step * margin * d for d in END_MARGINS if margin * d < 0.5 * width]
+        trials.append(0.5 * (start + end))
+        stretches.append((abs(near - held), tuple(trials)))
+    stretches.sort(key=lambda item: item[0])
+    return [trials for _, trials in stretches]
