@@ -382,6 +382,7 @@ def test_stop_brakes_a_line_along_its_line():
     worst, along = _off_line(session, [s.position for s in sent], start, (0.4, 0.0, -0.05))
     assert worst <= 1e-9
     assert along[-1] < np.linalg.norm(np.subtract((0.4, 0.0, -0.05), start)) - 0.01
+    assert (np.diff(along) >= -1e-12).all()  # braking never turns back along the line
     assert not sent[-1].velocity.any() and not session.moving
     check_motion_limits(sent, ACCELERATION, JERK)
 
