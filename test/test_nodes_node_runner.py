@@ -196,6 +196,52 @@ def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
         rclpy.try_shutdown(context=context)
 
 
+def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkeypatch):
+    # Seen once in CI on Jazzy: rclpy's own SIGINT handler shut rcl's context down between the
+    # watcher's look at the context and its shutdown, and the watcher thread died with "rcl_shutdown
+    # already called" printed as a traceback. Here the context's try_shutdown meets exactly that:
+    # rcl's context is shut down under it, then it shuts down again, as rclpy's check-then-act does.
+    context = Context()
+    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
+    node = Node('spin_sigint_race', context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    raised = []
+    monkeypatch.setattr(threading, 'excepthook', lambda hook_args: raised.append(hook_args))
+
+    def shut_down_twice():
+        with context.handle:
+            context.handle.shutdown()  # rclpy's handler, in its own thread
+            context.handle.shutdown()  # the watcher's, after it saw the context still ok
+    monkeypatch.setattr(context, 'try_shutdown', shut_down_twice)
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    stopped = threading.Event()
+
+    def interrupt_then_rescue():
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+        if not stopped.wait(10.0):
+            executor.wake()  # a watcher that died never wakes the spin: fail, not hang
+    helper = threading.Thread(target=interrupt_then_rescue, daemon=True)
+    helper.start()
+    try:
+        try:
+            node_runner._spin(executor)
+        except ExternalShutdownException:
+            pass
+        stopped.set()
+        assert not context.ok()
+        assert [hook_args.exc_value for hook_args in raised] == []
+    finally:
+        monkeypatch.undo()
+        stopped.set()
+        helper.join(15.0)
+        signal.signal(signal.SIGINT, previous)
+        executor.shutdown(timeout_sec=0)
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+
+
 def test_spin_creates_no_timer_per_wake_up(domain, monkeypatch):
     # A spin_once with a timeout makes rclpy build (and later collect) an rcl timer on every
     # wake-up, work the bare rclpy.spin of the latency floor never does.

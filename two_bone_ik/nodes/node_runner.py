@@ -108,7 +108,7 @@ def _spin(executor) -> None:
         while not stopped.is_set():
             if select.select([heard], [], [], SHUTDOWN_POLL)[0] and \
                     signal.SIGINT in _signals_heard(heard):
-                context.try_shutdown()
+                _shut_down(context)
             if not context.ok():
                 executor.wake()
                 return
@@ -125,6 +125,19 @@ def _spin(executor) -> None:
         watcher.join()
         heard.close()
         wakeup.close()
+
+
+def _shut_down(context) -> None:
+    """Shut the context down unless something else (rclpy's own SIGINT handler) just did.
+
+    rclpy's check-then-shutdown is not atomic against its C signal handler: the context may be
+    shut down between the two, and rcl then raises "rcl_shutdown already called".
+    """
+    try:
+        context.try_shutdown()
+    except RuntimeError:
+        if context.ok():
+            raise
 
 
 def _signals_heard(heard: socket.socket) -> set:
