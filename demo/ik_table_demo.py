@@ -19,10 +19,12 @@ Run it with ``make demo`` (which builds the virtualenv), or ``python demo/ik_tab
 """
 
 import argparse
+import itertools
 import math
 from pathlib import Path
 import sys
 import tempfile
+import time
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / 'test')]  # this checkout, and the process harness
@@ -37,6 +39,8 @@ DEFAULT_PARAMS = REPO / 'config' / 'two_bone_ik.yaml'
 NODE_NAME = 'two_bone_ik'
 #: Seconds to wait for any one answer; an upper bound only, never a sleep.
 TIMEOUT = 20.0
+#: Seconds before a first target nobody answered is sent again (see NodeClient._handshake).
+HANDSHAKE_RETRY = 1.0
 NAN = float('nan')
 
 # (what, frame_id, (x, y, z) metres, expected status name) or
@@ -129,18 +133,50 @@ class NodeClient:
                     and self.parameters.service_is_ready())
 
         self.spin_until(connected, 'connection to the node', process)
-        # The node publishes `reachable` transient-local: nothing yet, so nothing may arrive.
+        self._handshake(process)
 
-    def send(self, frame_id, xyz, process):
-        """Publish one target and wait for all of its answers; return them."""
+    def _handshake(self, process):
+        """Send targets in made-up frames (WRONG_FRAME, nothing commanded) until one is answered.
+
+        Seeing the node's publishers is not the node's publishers seeing us: it publishes
+        ``ik_status`` only to subscribers it has matched, and the first answer was once lost
+        (CI, Jazzy). Each try names its own frame, and a publisher's messages arrive in order:
+        once the last try's answer is here, no earlier one is still on its way.
+        """
+        deadline = time.monotonic() + TIMEOUT
+        for attempt in itertools.count():
+            frame_id = f'demo_handshake_{attempt}'
+            n_reachable = len(self.reachable)
+            self._publish(frame_id, (0.3, 0.2, 0.0))
+            try:
+                self.spin_until(
+                    lambda: len(self.reachable) > n_reachable and any(
+                        f"'{frame_id}'" in status.message for status in self.statuses),
+                    'the answer to a first target', process,
+                    timeout=min(HANDSHAKE_RETRY, max(0.0, deadline - time.monotonic())))
+                break
+            except WaitTimeout:
+                if time.monotonic() >= deadline:
+                    raise
+        if self.commands:
+            raise WaitTimeout(f'the node commanded {len(self.commands)} times for a target '
+                              'in a frame it cannot use')
+        self.statuses.clear()
+        self.reachable.clear()
+
+    def _publish(self, frame_id, xyz):
         msg = self._PoseStamped()
         msg.header.frame_id = frame_id
         msg.header.stamp = self.node.get_clock().now().to_msg()
         msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = xyz
         msg.pose.orientation.w = 1.0
+        self.publisher.publish(msg)
+
+    def send(self, frame_id, xyz, process):
+        """Publish one target and wait for all of its answers; return them."""
         n_status, n_reachable, n_commands = (
             len(self.statuses), len(self.reachable), len(self.commands))
-        self.publisher.publish(msg)
+        self._publish(frame_id, xyz)
         self.spin_until(lambda: len(self.statuses) > n_status and
                         len(self.reachable) > n_reachable, 'ik_status and reachable', process)
         status = self.statuses[n_status]

@@ -197,10 +197,11 @@ def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
 
 
 def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkeypatch):
-    # Seen once in CI on Jazzy: rclpy's own SIGINT handler shut rcl's context down between the
-    # watcher's look at the context and its shutdown, and the watcher thread died with "rcl_shutdown
-    # already called" printed as a traceback. Here the context's try_shutdown meets exactly that:
-    # rcl's context is shut down under it, then it shuts down again, as rclpy's check-then-act does.
+    # Seen once in CI on Jazzy: rclpy's own SIGINT handler shut rcl's context down between
+    # the watcher's look at the context and its shutdown, and the watcher thread died with
+    # "rcl_shutdown already called" printed as a traceback. Here the context's try_shutdown
+    # meets exactly that: rcl's context is shut down under it, then it shuts down again, as
+    # rclpy's check-then-act does.
     context = Context()
     rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
     node = Node('spin_sigint_race', context=context)
