@@ -17,6 +17,7 @@ from ros_harness import isolate_ros_domain
 from ros_harness import NodeProcess
 from ros_harness import REPO_ROOT
 from ros_harness import RosProbe
+from ros_harness import WaitTimeout
 from ros_harness import write_params
 from sensor_msgs.msg import JointState
 
@@ -299,10 +300,11 @@ def rrbot_loop(request, tmp_path_factory):
         assert process.returncode == 0, process.output()
 
 
-def wait_until_settled(probe, tips, goal, timeout=60.0):
+def wait_until_settled(probe, tips, goal, timeout=60.0, states=None):
     """Return the tip_pose message with which the measured tip settled within 1 mm of ``goal``.
 
-    Settled: SETTLED_SAMPLES consecutive tip_pose messages, from now on, within TOLERANCE.
+    Settled: SETTLED_SAMPLES consecutive tip_pose messages, from now on, within TOLERANCE. On a
+    timeout the message says where the tip was last (and the last joint_states, if given).
     """
     first = len(tips)
 
@@ -314,7 +316,23 @@ def wait_until_settled(probe, tips, goal, timeout=60.0):
             if run >= SETTLED_SAMPLES:
                 return msg
         return None
-    return probe.spin_until(settled, timeout, f'the tip at {goal}')
+    try:
+        return probe.spin_until(settled, timeout, f'the tip at {goal}')
+    except WaitTimeout as timeout_error:
+        raise WaitTimeout(f'{timeout_error}; {_last_seen(tips, first, goal, states)}') \
+            from None
+
+
+def _last_seen(tips, first, goal, states):
+    """Say where the tip was last (and the joints), for a timeout's message."""
+    if len(tips) <= first:
+        return 'no tip_pose since the target'
+    p = tips.messages[-1].pose.position
+    text = (f'{len(tips) - first} tip_pose messages since the target, the last at '
+            f'({p.x:.6f}, {p.y:.6f}, {p.z:.6f}), {math.dist((p.x, p.y, p.z), goal):.6f} m away')
+    if states is not None and len(states):
+        text += f'; last joint_states {[round(q, 6) for q in states.messages[-1].position]}'
+    return text
 
 
 def _rrbot_target(x, y, z):
@@ -426,7 +444,7 @@ def test_desktop_arm_tool_point_settles_on_the_target(desktop_loop, readings):
         lambda: statuses.messages[start] if len(statuses) > start else None,
         30.0, 'the IK node to answer the target')
     assert {kv.key: kv.value for kv in status.values}['status'] == 'REACHED'
-    tip = wait_until_settled(probe, tips, goal)
+    tip = wait_until_settled(probe, tips, goal, states=states)
     state = states.wait_for(lambda m: m.header.stamp == tip.header.stamp)
     p = tip.pose.position
     np.testing.assert_allclose((p.x, p.y, p.z), tool(state.position[:5]), atol=1e-9)

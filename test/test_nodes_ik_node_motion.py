@@ -18,7 +18,7 @@ from ik_client import Arm, LATCHED, pose, values
 import numpy as np
 import pytest
 from rclpy.qos import qos_profile_sensor_data
-from ros_harness import NodeProcess, without_modules, write_params
+from ros_harness import NodeProcess, wait_until, without_modules, write_params
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray
 from std_srvs.srv import Trigger
@@ -450,7 +450,9 @@ def test_a_motion_the_planner_cannot_plan_is_answered_and_the_node_lives(domain,
         assert (values(failed)['status'], values(failed)['code']) == ('MOTION_FAILED', '15')
         assert failed.level == DiagnosticStatus.ERROR
         assert motion.reachable.wait_for(lambda m: True, start=answered).data is False
-        assert 'longer than the about 7600 s Ruckig can plan' in process.stderr
+        # The node logs after it has answered: the line may land a moment after the status.
+        wait_until(lambda: 'longer than the about 7600 s Ruckig can plan' in process.stderr,
+                   what="the planner's reason in the log", processes={'node': process})
         # Still alive and answering: a short move from the start (0, 0) is planned (500 s, its
         # trajectory thinned to at most MAX_TRAJECTORY_POINTS points).
         start, sent = len(motion.statuses), len(motion.trajectories)
