@@ -11,6 +11,7 @@ import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
+from ik_client import UNSUPERVISED
 import numpy as np
 import pytest
 from ros_harness import isolate_ros_domain
@@ -404,7 +405,8 @@ def desktop_loop(request, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp('desktop_loop')
     arm, sim_extra, tool = DESKTOP_SOURCES[request.param]
     params = write_params(log_dir / 'desktop.yaml', {
-        **arm, 'max_joint_acceleration': [6.0] * 5, 'max_joint_jerk': [60.0] * 5})
+        **arm, 'max_joint_acceleration': [6.0] * 5, 'max_joint_jerk': [60.0] * 5,
+        **UNSUPERVISED})
     sim_args = ['-r', '__ns:=/desktop', '-p', f'arm_params_file:={params}',
                 '-p', 'real_time_factor:=2.0'] + sim_extra
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/desktop'],
