@@ -184,6 +184,12 @@ class BoundaryRoots:
         self.pitch_angles = tuple(pitch_angles)
         self._tool = (None, None, ())  # (l3, beta, per pitch limit (m, mu, held))
 
+    def held(self) -> Tuple[Held, ...]:
+        """Return what every boundary holds (its joint and angle), each once."""
+        return (tuple(held for _, held in self.centred)
+                + tuple(held for _, _, _, held in self.offset)
+                + tuple((PITCH, limit) for limit in self.pitch_angles))
+
     def _pitch_terms(self, l3: float, beta: float):
         """Per pitch limit: (m, mu, held) of its equation, for the tool (l3 m, beta rad)."""
         cached_l3, cached_beta, terms = self._tool

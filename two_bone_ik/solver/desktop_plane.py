@@ -20,6 +20,8 @@ from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 _TAU = 2.0 * math.pi
 _NAN = math.nan
 _REACHED = IkStatus.REACHED
+_PI = math.pi
+_atan2, _cos, _sin, _remainder = math.atan2, math.cos, math.sin, math.remainder
 
 
 class PlaneSolving:
@@ -95,31 +97,55 @@ class PlaneSolving:
         shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
         not fit. A straight or folded elbow is on both branches: ``preferred``.
         """
-        joint, angle = held
-        l1, l2 = self.arm.link_lengths
-        wu, wv = du - tool.length * math.cos(phi), dv - tool.length * math.sin(phi)
+        l3, beta, _ = tool
+        wu, wv = du - l3 * _cos(phi), dv - l3 * _sin(phi)
+        joint, angle, a, b = self._held_terms[held]
         if joint == ELBOW:
             q2 = angle
-            q1 = math.atan2(wv, wu) - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2))
+            q1 = _atan2(wv, wu) - a
         elif joint == SHOULDER:
             q1 = angle
-            q2 = math.atan2(wv - l1 * math.sin(q1), wu - l1 * math.cos(q1)) - q1
+            q2 = _atan2(wv - b, wu - a) - q1
         else:
-            link2 = phi - tool.beta - angle
-            q1 = math.atan2(wv - l2 * math.sin(link2), wu - l2 * math.cos(link2))
+            link2 = phi - beta - angle
+            q1 = _atan2(wv - self._l2 * _sin(link2), wu - self._l2 * _cos(link2))
             q2 = link2 - q1
-        q2 = math.remainder(q2, _TAU)
-        bent = SIDE_TOLERANCE < abs(q2) < math.pi - SIDE_TOLERANCE
+        q2 = _remainder(q2, _TAU)
+        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
         branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        pair = self._fit_pair(q1, q2, previous_q)
-        if pair is None:
-            return None, ''
-        q1, q2 = pair
-        i3 = self._indices[3]
-        pitch = fit_reading(self.arm.directions[i3] * (phi - tool.beta - q1 - q2),
-                            self.arm.lower_limits[i3], self.arm.upper_limits[i3],
-                            previous_pitch)
+        box = self._pair_box
+        if box is None:
+            q1 = _wrap(q1)
+        else:
+            (lo1, hi1), (lo2, hi2) = box
+            if previous_q is None:
+                q1, q2 = fit_reading(q1, lo1, hi1), fit_reading(q2, lo2, hi2)
+            else:
+                q1 = fit_reading(q1, lo1, hi1, previous_q[0])
+                q2 = fit_reading(q2, lo2, hi2, previous_q[1])
+            if q1 is None or q2 is None:
+                return None, ''
+        d3, lo3, hi3 = self._pitch_joint
+        pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
         return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+
+    def _boundary_terms(self):
+        """Per boundary (held joint, angle): (joint, angle, a, b) :meth:`_boundary_pose` reads.
+
+        The elbow held: a is the shoulder's offset from the wrist's direction; the shoulder
+        held: (a, b) the elbow point; the pitch held: nothing.
+        """
+        l1, l2 = self.arm.link_lengths
+        terms = {}
+        for joint, angle in self._roots.held():
+            if joint == ELBOW:
+                a, b = math.atan2(l2 * math.sin(angle), l1 + l2 * math.cos(angle)), 0.0
+            elif joint == SHOULDER:
+                a, b = l1 * math.cos(angle), l1 * math.sin(angle)
+            else:
+                a = b = 0.0
+            terms[(joint, angle)] = (joint, angle, a, b)
+        return terms
 
     def _fit_pair(self, q1, q2, previous_q):
         """(q1, q2) brought into the pair's limits by whole turns (nearest the last command)."""
