@@ -181,22 +181,32 @@ class PlaneSolving:
             q2 = fit_reading(sol.q2, lo2, hi2, previous_q[1])
         return None if q1 is None or q2 is None else (q1, q2)
 
-    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
-        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
+    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
+        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
+
+        ``annulus`` False says the wrist point at ``wanted`` is known beyond the pair's reach
+        (on both branches alike): the other branch is not tried there.
+        """
         previous_pitch = None if previous is None else previous[self._indices[3]]
-        branches = (preferred, OTHER_ELBOW[preferred]) if self.allow_elbow_flip else (preferred,)
+        flip = self.allow_elbow_flip
+        branches = (preferred, OTHER_ELBOW[preferred]) if flip else (preferred,)
         found: List[tuple] = []
-        for branch in branches[1:]:  # the wanted pitch (the preferred branch failed at it)
-            pose = self._pose_at(du, dv, tool, wanted, branch, previous_q, previous_pitch)
+        farthest = math.inf  # the farthest root that can still tie with the nearest found
+        if flip and annulus:  # the wanted pitch on the other branch (the preferred one failed)
+            pose = self._pose_at(du, dv, tool, wanted, branches[1], previous_q, previous_pitch)
             if pose is not None:
-                found.append((0.0, wanted, branch, pose, None))
+                found.append((0.0, wanted, branches[1], pose, None))
+                farthest = 0.0 + TIE_TOLERANCE
+        boundary_pose = self._boundary_pose
         for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
                                                             wanted):
-            if found and distance > found[0][0] + TIE_TOLERANCE:
+            if distance > farthest:
                 break
-            pose, branch = self._boundary_pose(du, dv, tool, phi, held, preferred,
-                                               previous_q, previous_pitch)
-            if pose is not None and branch in branches:
+            pose, branch = boundary_pose(du, dv, tool, phi, held, preferred, previous_q,
+                                         previous_pitch)
+            if pose is not None and (flip or branch == preferred):
+                if not found:
+                    farthest = distance + TIE_TOLERANCE
                 found.append((distance, phi, branch, pose, held[0]))
         if not found:
             return None
