@@ -118,12 +118,11 @@ class PlaneSolving:
             q1 = _wrap(q1)
         else:
             (lo1, hi1), (lo2, hi2) = box
-            if previous_q is None:
-                q1, q2 = fit_reading(q1, lo1, hi1), fit_reading(q2, lo2, hi2)
-            else:
-                q1 = fit_reading(q1, lo1, hi1, previous_q[0])
-                q2 = fit_reading(q2, lo2, hi2, previous_q[1])
-            if q1 is None or q2 is None:
+            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+            if q1 is None:
+                return None, ''
+            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+            if q2 is None:
                 return None, ''
         d3, lo3, hi3 = self._pitch_joint
         pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
