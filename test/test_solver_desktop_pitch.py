@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from two_bone_ik.solver.desktop_pitch import (
-    BoundaryRoots, limit_circle_joints, limit_circles, pitch_boundaries, pitch_boundaries_array,
-    pitch_limit_angles)
+    BoundaryRoots, limit_circle_joints, limit_circles, PITCH, pitch_boundaries,
+    pitch_boundaries_array, pitch_limit_angles)
 
 
 def _e(angle):
@@ -69,3 +69,21 @@ def test_sorted_roots_are_the_boundaries_nearest_first(seed):
                                                                      math.tau)))
         distances = [distance for distance, _, _ in found]
         assert distances == sorted(distances)
+
+
+def test_held_lists_what_every_boundary_holds_once():
+    # BoundaryRoots.held: one entry per boundary equation (the reach circles, each limit),
+    # in pitch_boundaries' order; every root's held is among them (the solver looks its
+    # per-boundary constants up by it).
+    l1, l2, l3, beta = 0.12, 0.14, 0.1, 0.3
+    limits = [(-0.4, 3.0), (-3.0, 0.4), (-1.6, 1.6)]
+    circles = limit_circles(l1, l2, limits[0], limits[1])
+    joints = limit_circle_joints(limits[0], limits[1])
+    angles = pitch_limit_angles(limits[2])
+    held = BoundaryRoots(l1, l2, circles, joints, angles).held()
+    assert held == tuple(joints) + tuple((PITCH, angle) for angle in angles)
+    assert len(held) == len(set(held)) == 8
+    rng = np.random.default_rng(3)
+    roots = BoundaryRoots(l1, l2, circles, joints, angles)
+    for du, dv in rng.uniform(-0.35, 0.35, (50, 2)):
+        assert {what for _, _, what in roots.sorted_roots(du, dv, l3, beta, 0.0)} <= set(held)

@@ -30,6 +30,8 @@ from two_bone_ik.solver.desktop_model import DesktopArm, ToolAtRoll
 from two_bone_ik.solver.desktop_pitch import ELBOW, PITCH, SHOULDER
 from two_bone_ik.solver.desktop_results import QUICK_STEPS
 
+_cos, _sin, _sqrt = math.cos, math.sin, math.sqrt
+
 #: A Jacobian whose 2 x 2 in-plane determinant is below this x reach^2 counts as singular.
 SINGULAR = 1e-6
 
@@ -53,6 +55,11 @@ class QuickCorrection:
         self._singular = SINGULAR * self._reach * self._reach
         self._indices = arm.indices
         self._carried = (None, None)  # (roll, the tool point carried back through it)
+        _, i1, i2, i3, _ = self._indices
+        #: What :meth:`correct` reads, once per arm.
+        self._constants = (arm.link_lengths, arm.shoulder, arm.directions, arm.forward,
+                           arm.normal, arm.up, arm.lower_limits, arm.upper_limits,
+                           1e-6 * self._reach, i1, i2, i3, self._indices[4])
 
     def columns(self, q1: float, q2: float, phi: float, l3: float, fixed: Optional[int]):
         """Return the in-plane Jacobian (per solver angle) and the joints it moves.
@@ -96,47 +103,57 @@ class QuickCorrection:
         fixed : int or None
             The joint the pose's boundary holds (:data:`ELBOW`...), None at the wanted pitch.
         """
-        arm = self.arm
-        au, av, bu, bv, tu, first, second = self.columns(q1, q2, phi, tool.length, fixed)
+        ((l1, l2), (su, sv), d, (fx, fy, fz), (mx, my, mz), (wx, wy, wz), lower, upper, off_axis,
+         i1, i2, i3, i4) = self._constants
+        l3, _, lateral = tool
+        # The in-plane Jacobian (as :meth:`columns`, inline: the hot path).
+        eu, ev = su + l1 * _cos(q1), sv + l1 * _sin(q1)
+        wu, wv = eu + l2 * _cos(q1 + q2), ev + l2 * _sin(q1 + q2)
+        tu, tv = wu + l3 * _cos(phi), wv + l3 * _sin(phi)
+        if fixed is None:
+            au, av, bu, bv, first, second = wu - su, wv - sv, wu - eu, wv - ev, i1, i2
+        elif fixed == ELBOW:
+            au, av, bu, bv, first, second = tu - su, tv - sv, tu - wu, tv - wv, i1, i3
+        elif fixed == SHOULDER:
+            au, av, bu, bv, first, second = tu - eu, tv - ev, tu - wu, tv - wv, i2, i3
+        else:
+            au, av, bu, bv, first, second = tu - su, tv - sv, tu - eu, tv - ev, i1, i2
+        au, av, bu, bv = -av, au, -bv, bu
         det = au * bv - av * bu
-        if not abs(det) > self._singular or not abs(tu) > 1e-6 * self._reach:
+        if not abs(det) > self._singular or not abs(tu) > off_axis:
             return None
-        i3, i4 = self._indices[3], self._indices[4]
-        d = arm.directions
-        c, s = math.cos(yaw), math.sin(yaw)
-        (fx, fy, fz), (mx, my, mz) = arm.forward, arm.normal
+        c, s = _cos(yaw), _sin(yaw)
         fx, fy, fz, mx, my, mz = (c * fx - s * mx, c * fy - s * my, c * fz - s * mz,
                                   s * fx + c * mx, s * fy + c * my, s * fz + c * mz)
-        wx, wy, wz = arm.up
-        chain = self.chain
+        point4 = self.chain.point4
         last = None
         if i4 is not None:
             roll, last = self._carried
             if roll != readings[i4]:
-                last = chain.carried((readings[i4],), i4)
+                last = self.chain.carried((readings[i4],), i4)
                 self._carried = (readings[i4], last)
         values = list(readings)
-        x, y, z = chain.point4(values[0], values[1], values[2], values[3], last)
-        ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
-        lateral = tool.lateral
+        tx, ty, tz = target
+        x, y, z = point4(values[0], values[1], values[2], values[3], last)
+        ex, ey, ez = tx - x, ty - y, tz - z
+        d0, d_first, d_second, d3 = d[0], d[first], d[second], d[i3]
         for _ in range(QUICK_STEPS):
             turn = -(ex * mx + ey * my + ez * mz) / tu
             ru = ex * fx + ey * fy + ez * fz - lateral * turn
             rv = ex * wx + ey * wy + ez * wz
             da, db = (ru * bv - rv * bu) / det, (au * rv - av * ru) / det
-            values[0] += d[0] * turn
-            values[first] += d[first] * da
-            values[second] += d[second] * db
+            values[0] += d0 * turn
+            values[first] += d_first * da
+            values[second] += d_second * db
             if fixed is None:
-                values[i3] -= d[i3] * (da + db)
-            x, y, z = chain.point4(values[0], values[1], values[2], values[3], last)
-            ex, ey, ez = target[0] - x, target[1] - y, target[2] - z
-            size = math.sqrt(ex * ex + ey * ey + ez * ez)
+                values[i3] -= d3 * (da + db)
+            x, y, z = point4(values[0], values[1], values[2], values[3], last)
+            ex, ey, ez = tx - x, ty - y, tz - z
+            size = _sqrt(ex * ex + ey * ey + ez * ez)
             if size <= self.tolerance:
                 break
         else:
             return None
-        lower, upper = arm.lower_limits, arm.upper_limits
         for index in range(4):
             if not lower[index] <= values[index] <= upper[index] and values[index] != \
                     readings[index]:

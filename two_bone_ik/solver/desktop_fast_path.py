@@ -139,7 +139,8 @@ class FastPath:
                 pitch = _wrap(pitch)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
-            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q)
+            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q,
+                                 sol[2] is _REACHED)
             if found is None:
                 return None
             phi, side, (q1, q2, pitch), kind = found

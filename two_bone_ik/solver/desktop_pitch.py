@@ -184,6 +184,12 @@ class BoundaryRoots:
         self.pitch_angles = tuple(pitch_angles)
         self._tool = (None, None, ())  # (l3, beta, per pitch limit (m, mu, held))
 
+    def held(self) -> Tuple[Held, ...]:
+        """Return what every boundary holds (its joint and angle), each once."""
+        return (tuple(held for _, held in self.centred)
+                + tuple(held for _, _, _, held in self.offset)
+                + tuple((PITCH, limit) for limit in self.pitch_angles))
+
     def _pitch_terms(self, l3: float, beta: float):
         """Per pitch limit: (m, mu, held) of its equation, for the tool (l3 m, beta rad)."""
         cached_l3, cached_beta, terms = self._tool
@@ -203,17 +209,22 @@ class BoundaryRoots:
         The same roots as :func:`pitch_boundaries` (with ``joints``).
         """
         out = []
+        add = out.append
         acos, atan2, hypot, remainder = math.acos, math.atan2, math.hypot, math.remainder
         slack = 1.0 + TANGENT_SLACK
         p = hypot(du, dv)
+        angle = atan2(dv, du) if p != 0.0 else 0.0
         if l3 != 0.0 and p != 0.0:
-            angle = atan2(dv, du)
+            twice = 2.0 * l3 * p
+            square = l3 * l3
             for radius, held in self.centred:
-                cosine = ((p - radius) * (p + radius) + l3 * l3) / (2.0 * l3 * p)
+                cosine = ((p - radius) * (p + radius) + square) / twice
                 if -slack <= cosine <= slack:
-                    spread = acos(max(-1.0, min(1.0, cosine)))
-                    for phi in (angle + spread, angle - spread):
-                        out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+                    spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
+                    phi = angle + spread
+                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
+                    phi = angle - spread
+                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
         for eu, ev, radius, held in self.offset:
             pu, pv = du - eu, dv - ev
             q = hypot(pu, pv)
@@ -221,9 +232,12 @@ class BoundaryRoots:
                 continue
             cosine = ((q - radius) * (q + radius) + l3 * l3) / (2.0 * l3 * q)
             if -slack <= cosine <= slack:
-                spread, angle = acos(max(-1.0, min(1.0, cosine))), atan2(pv, pu)
-                for phi in (angle + spread, angle - spread):
-                    out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+                spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
+                turned = atan2(pv, pu)
+                phi = turned + spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, held))
+                phi = turned - spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, held))
         if p != 0.0:
             radius = self.l1
             for m, mu, held in self._pitch_terms(l3, beta):
@@ -231,9 +245,12 @@ class BoundaryRoots:
                     continue
                 cosine = ((p - radius) * (p + radius) + m * m) / (2.0 * m * p)
                 if -slack <= cosine <= slack:
-                    spread, angle = acos(max(-1.0, min(1.0, cosine))), atan2(dv, du) - mu
-                    for phi in (angle + spread, angle - spread):
-                        out.append((abs(remainder(phi - wanted, _TAU)), phi, held))
+                    spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
+                    turned = angle - mu
+                    phi = turned + spread
+                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
+                    phi = turned - spread
+                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
         out.sort(key=_first)
         return out
 

@@ -20,6 +20,8 @@ from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
 _TAU = 2.0 * math.pi
 _NAN = math.nan
 _REACHED = IkStatus.REACHED
+_PI = math.pi
+_atan2, _cos, _sin, _remainder = math.atan2, math.cos, math.sin, math.remainder
 
 
 class PlaneSolving:
@@ -95,31 +97,54 @@ class PlaneSolving:
         shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
         not fit. A straight or folded elbow is on both branches: ``preferred``.
         """
-        joint, angle = held
-        l1, l2 = self.arm.link_lengths
-        wu, wv = du - tool.length * math.cos(phi), dv - tool.length * math.sin(phi)
+        l3, beta, _ = tool
+        wu, wv = du - l3 * _cos(phi), dv - l3 * _sin(phi)
+        joint, angle, a, b = self._held_terms[held]
         if joint == ELBOW:
             q2 = angle
-            q1 = math.atan2(wv, wu) - math.atan2(l2 * math.sin(q2), l1 + l2 * math.cos(q2))
+            q1 = _atan2(wv, wu) - a
         elif joint == SHOULDER:
             q1 = angle
-            q2 = math.atan2(wv - l1 * math.sin(q1), wu - l1 * math.cos(q1)) - q1
+            q2 = _atan2(wv - b, wu - a) - q1
         else:
-            link2 = phi - tool.beta - angle
-            q1 = math.atan2(wv - l2 * math.sin(link2), wu - l2 * math.cos(link2))
+            link2 = phi - beta - angle
+            q1 = _atan2(wv - self._l2 * _sin(link2), wu - self._l2 * _cos(link2))
             q2 = link2 - q1
-        q2 = math.remainder(q2, _TAU)
-        bent = SIDE_TOLERANCE < abs(q2) < math.pi - SIDE_TOLERANCE
+        q2 = _remainder(q2, _TAU)
+        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
         branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        pair = self._fit_pair(q1, q2, previous_q)
-        if pair is None:
-            return None, ''
-        q1, q2 = pair
-        i3 = self._indices[3]
-        pitch = fit_reading(self.arm.directions[i3] * (phi - tool.beta - q1 - q2),
-                            self.arm.lower_limits[i3], self.arm.upper_limits[i3],
-                            previous_pitch)
+        box = self._pair_box
+        if box is None:
+            q1 = _wrap(q1)
+        else:
+            (lo1, hi1), (lo2, hi2) = box
+            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+            if q1 is None:
+                return None, ''
+            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+            if q2 is None:
+                return None, ''
+        d3, lo3, hi3 = self._pitch_joint
+        pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
         return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+
+    def _boundary_terms(self):
+        """Per boundary (held joint, angle): (joint, angle, a, b) :meth:`_boundary_pose` reads.
+
+        The elbow held: a is the shoulder's offset from the wrist's direction; the shoulder
+        held: (a, b) the elbow point; the pitch held: nothing.
+        """
+        l1, l2 = self.arm.link_lengths
+        terms = {}
+        for joint, angle in self._roots.held():
+            if joint == ELBOW:
+                a, b = math.atan2(l2 * math.sin(angle), l1 + l2 * math.cos(angle)), 0.0
+            elif joint == SHOULDER:
+                a, b = l1 * math.cos(angle), l1 * math.sin(angle)
+            else:
+                a = b = 0.0
+            terms[(joint, angle)] = (joint, angle, a, b)
+        return terms
 
     def _fit_pair(self, q1, q2, previous_q):
         """(q1, q2) brought into the pair's limits by whole turns (nearest the last command)."""
@@ -155,22 +180,32 @@ class PlaneSolving:
             q2 = fit_reading(sol.q2, lo2, hi2, previous_q[1])
         return None if q1 is None or q2 is None else (q1, q2)
 
-    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q):
-        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module)."""
+    def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
+        """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
+
+        ``annulus`` False says the wrist point at ``wanted`` is known beyond the pair's reach
+        (on both branches alike): the other branch is not tried there.
+        """
         previous_pitch = None if previous is None else previous[self._indices[3]]
-        branches = (preferred, OTHER_ELBOW[preferred]) if self.allow_elbow_flip else (preferred,)
+        flip = self.allow_elbow_flip
+        branches = (preferred, OTHER_ELBOW[preferred]) if flip else (preferred,)
         found: List[tuple] = []
-        for branch in branches[1:]:  # the wanted pitch (the preferred branch failed at it)
-            pose = self._pose_at(du, dv, tool, wanted, branch, previous_q, previous_pitch)
+        farthest = math.inf  # the farthest root that can still tie with the nearest found
+        if flip and annulus:  # the wanted pitch on the other branch (the preferred one failed)
+            pose = self._pose_at(du, dv, tool, wanted, branches[1], previous_q, previous_pitch)
             if pose is not None:
-                found.append((0.0, wanted, branch, pose, None))
+                found.append((0.0, wanted, branches[1], pose, None))
+                farthest = 0.0 + TIE_TOLERANCE
+        boundary_pose = self._boundary_pose
         for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
                                                             wanted):
-            if found and distance > found[0][0] + TIE_TOLERANCE:
+            if distance > farthest:
                 break
-            pose, branch = self._boundary_pose(du, dv, tool, phi, held, preferred,
-                                               previous_q, previous_pitch)
-            if pose is not None and branch in branches:
+            pose, branch = boundary_pose(du, dv, tool, phi, held, preferred, previous_q,
+                                         previous_pitch)
+            if pose is not None and (flip or branch == preferred):
+                if not found:
+                    farthest = distance + TIE_TOLERANCE
                 found.append((distance, phi, branch, pose, held[0]))
         if not found:
             return None
