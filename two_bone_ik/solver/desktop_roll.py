@@ -105,6 +105,9 @@ class RollGeometry:
         self.shoulder = arm.shoulder
         self.l1, self.l2 = arm.link_lengths
         self.circles = np.array(circles, dtype=float).reshape(-1, 3)
+        # The circles' columns as (K, 1) arrays, for :meth:`cosines`.
+        self._circle_u, self._circle_v = self.circles[:, :1].copy(), self.circles[:, 1:2].copy()
+        self._circle_r2 = self.circles[:, 2:] ** 2
         self.pitch_angles = np.array(pitch_angles, dtype=float)
         self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
         self.equations = len(self.circles) + len(self.pitch_angles)
@@ -122,30 +125,33 @@ class RollGeometry:
         ``cos(phi - base) = cosine`` holds at the equation's roots; NaN where the yaw cannot
         face the target or the equation does not depend on phi.
         """
+        with np.errstate(divide='ignore', invalid='ignore'):
+            return self._cosines(target, roll)
+
+    def _cosines(self, target: RollTarget, roll: np.ndarray):
+        """:meth:`cosines` with numpy's warnings already off."""
         cos_r, sin_r = np.cos(roll), np.sin(roll)
-        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool
+        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool_rows
         tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
         l3 = np.hypot(tu, tv)
         lateral = self.lateral + self.swing * np.cos(roll - self.centre)
-        with np.errstate(invalid='ignore'):
-            u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
+        u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
         du = (-u if target.back else u) - self.shoulder[0]
         dv = target.dv
-        circles = self.circles
-        pu, pv = du - circles[:, :1], dv - circles[:, 1:2]
+        pu, pv = du - self._circle_u, dv - self._circle_v
         p2 = pu * pu + pv * pv
-        with np.errstate(divide='ignore', invalid='ignore'):
-            cosine = (p2 - circles[:, 2:] ** 2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
-            base = np.arctan2(pv, pu)
-            if self.pitch_angles.size:
-                kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
-                mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
-                m2 = mu_u * mu_u + mu_v * mu_v
-                d2 = du * du + dv * dv
-                pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
-                cosine = np.concatenate((cosine, pitch))
-                base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
-        return np.where(np.isfinite(cosine), cosine, np.nan), base
+        cosine = (p2 - self._circle_r2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
+        base = np.arctan2(pv, pu)
+        if self.pitch_rows:
+            kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
+            mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
+            m2 = mu_u * mu_u + mu_v * mu_v
+            d2 = du * du + dv * dv
+            pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
+            cosine = np.concatenate((cosine, pitch))
+            base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
+        cosine[~np.isfinite(cosine)] = np.nan
+        return cosine, base
 
     def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
         """Every tangency and corner function at every roll, shape (2K + K (K - 1), M).
@@ -154,15 +160,17 @@ class RollGeometry:
         equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
         ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
         """
-        cosine, base = self.cosines(target, np.asarray(roll, dtype=float))
-        k = cosine.shape[0]
         first, second, sign = self.pairs
-        with np.errstate(invalid='ignore'):
-            tangency = np.stack((cosine - 1.0, cosine + 1.0), axis=1).reshape(2 * k, -1)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            cosine, base = self._cosines(target, np.asarray(roll, dtype=float))
+            k, count = cosine.shape
+            out = np.empty((2 * k + len(first), count))
+            out[0:2 * k:2] = cosine - 1.0
+            out[1:2 * k:2] = cosine + 1.0
             spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
             phi = base[first] + sign[:, None] * spread[first]
-            corner = cosine[second] - np.cos(phi - base[second])
-        return np.concatenate((tangency, corner))
+            np.subtract(cosine[second], np.cos(phi - base[second]), out=out[2 * k:])
+        return out
 
     @staticmethod
     def _pairs(k: int):
