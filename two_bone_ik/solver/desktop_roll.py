@@ -361,31 +361,13 @@ def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.nda
     parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
     section; where the extremum crosses zero, its two sides are brackets.
     """
-    size = np.abs(values)
-    positive = values > 0.0
-    with np.errstate(invalid='ignore'):
-        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1]) & (
-            positive[:, :-2] == positive[:, 1:-1]) & (positive[:, 2:] == positive[:, 1:-1]) & (
-            values[:, 1:-1] != 0.0) & (piece[:-2] == piece[2:])
-    rows, columns = np.nonzero(dip)
-    if rows.size:
-        # The parabola through the three samples: its slope and half curvature at the middle.
-        left, middle, right = (values[rows, columns + k] for k in range(3))
-        x0, x1, x2 = (rolls[columns + k] for k in range(3))
-        d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
-        half = (d2 - d1) / (x2 - x0)
-        slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
-        with np.errstate(divide='ignore', invalid='ignore'):
-            vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
-            near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
-        rows, columns = rows[near], columns[near]
+    rows, columns = _dips(values, rolls, piece)
     if not rows.size:
         return rows, np.empty(0), np.empty(0)
-    sign = np.sign(values)
+    sides = np.sign(values[rows, columns + 1]).tolist()
     out = ([], [], [])
     function = geometry.function
-    for row, column in zip(rows.tolist(), columns.tolist()):
-        side = float(sign[row, column + 1])
+    for row, column, side in zip(rows.tolist(), columns.tolist(), sides):
         row = int(row_names[row])
         low, high = float(rolls[column]), float(rolls[column + 2])
         extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
@@ -394,6 +376,37 @@ def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.nda
             out[1].extend((low, extremum))
             out[2].extend((extremum, high))
     return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
+
+
+def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
+    """(row, column) of the samples (column + 1) below both neighbours that may hide zeros.
+
+    A sample below both neighbours (of |f|, all three of one sign and within one piece)
+    whose parabola's vertex is at or past zero, or within twice the dip of it. The
+    neighbours are compared on the whole array, the rest on those few samples only.
+    """
+    size = np.abs(values)
+    with np.errstate(invalid='ignore'):
+        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1])
+    rows, columns = np.nonzero(dip)
+    left, middle, right = (values[rows, columns + k] for k in range(3))
+    positive = middle > 0.0
+    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0) & (
+        piece[columns] == piece[columns + 2])
+    if not kept.all():
+        rows, columns = rows[kept], columns[kept]
+        left, middle, right = left[kept], middle[kept], right[kept]
+    if not rows.size:
+        return rows, columns
+    # The parabola through the three samples: its slope and half curvature at the middle.
+    x0, x1, x2 = (rolls[columns + k] for k in range(3))
+    d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
+    half = (d2 - d1) / (x2 - x0)
+    slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+        near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+    return rows[near], columns[near]
 
 
 def _golden_minimum(function, low: float, high: float) -> float:
