@@ -105,6 +105,9 @@ class RollGeometry:
         self.shoulder = arm.shoulder
         self.l1, self.l2 = arm.link_lengths
         self.circles = np.array(circles, dtype=float).reshape(-1, 3)
+        # The circles' columns as (K, 1) arrays, for :meth:`cosines`.
+        self._circle_u, self._circle_v = self.circles[:, :1].copy(), self.circles[:, 1:2].copy()
+        self._circle_r2 = self.circles[:, 2:] ** 2
         self.pitch_angles = np.array(pitch_angles, dtype=float)
         self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
         self.equations = len(self.circles) + len(self.pitch_angles)
@@ -122,30 +125,33 @@ class RollGeometry:
         ``cos(phi - base) = cosine`` holds at the equation's roots; NaN where the yaw cannot
         face the target or the equation does not depend on phi.
         """
+        with np.errstate(divide='ignore', invalid='ignore'):
+            return self._cosines(target, roll)
+
+    def _cosines(self, target: RollTarget, roll: np.ndarray):
+        """:meth:`cosines` with numpy's warnings already off."""
         cos_r, sin_r = np.cos(roll), np.sin(roll)
-        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool
+        (au, av, _), (bu, bv, _), (cu, cv, _) = self.tool_rows
         tu, tv = au + cos_r * bu + sin_r * cu, av + cos_r * bv + sin_r * cv
         l3 = np.hypot(tu, tv)
         lateral = self.lateral + self.swing * np.cos(roll - self.centre)
-        with np.errstate(invalid='ignore'):
-            u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
+        u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
         du = (-u if target.back else u) - self.shoulder[0]
         dv = target.dv
-        circles = self.circles
-        pu, pv = du - circles[:, :1], dv - circles[:, 1:2]
+        pu, pv = du - self._circle_u, dv - self._circle_v
         p2 = pu * pu + pv * pv
-        with np.errstate(divide='ignore', invalid='ignore'):
-            cosine = (p2 - circles[:, 2:] ** 2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
-            base = np.arctan2(pv, pu)
-            if self.pitch_angles.size:
-                kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
-                mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
-                m2 = mu_u * mu_u + mu_v * mu_v
-                d2 = du * du + dv * dv
-                pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
-                cosine = np.concatenate((cosine, pitch))
-                base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
-        return np.where(np.isfinite(cosine), cosine, np.nan), base
+        cosine = (p2 - self._circle_r2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
+        base = np.arctan2(pv, pu)
+        if self.pitch_rows:
+            kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
+            mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
+            m2 = mu_u * mu_u + mu_v * mu_v
+            d2 = du * du + dv * dv
+            pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
+            cosine = np.concatenate((cosine, pitch))
+            base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
+        cosine[~np.isfinite(cosine)] = np.nan
+        return cosine, base
 
     def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
         """Every tangency and corner function at every roll, shape (2K + K (K - 1), M).
@@ -154,15 +160,17 @@ class RollGeometry:
         equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
         ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
         """
-        cosine, base = self.cosines(target, np.asarray(roll, dtype=float))
-        k = cosine.shape[0]
         first, second, sign = self.pairs
-        with np.errstate(invalid='ignore'):
-            tangency = np.stack((cosine - 1.0, cosine + 1.0), axis=1).reshape(2 * k, -1)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            cosine, base = self._cosines(target, np.asarray(roll, dtype=float))
+            k, count = cosine.shape
+            out = np.empty((2 * k + len(first), count))
+            out[0:2 * k:2] = cosine - 1.0
+            out[1:2 * k:2] = cosine + 1.0
             spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
             phi = base[first] + sign[:, None] * spread[first]
-            corner = cosine[second] - np.cos(phi - base[second])
-        return np.concatenate((tangency, corner))
+            np.subtract(cosine[second], np.cos(phi - base[second]), out=out[2 * k:])
+        return out
 
     @staticmethod
     def _pairs(k: int):
@@ -353,31 +361,13 @@ def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.nda
     parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
     section; where the extremum crosses zero, its two sides are brackets.
     """
-    size = np.abs(values)
-    positive = values > 0.0
-    with np.errstate(invalid='ignore'):
-        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1]) & (
-            positive[:, :-2] == positive[:, 1:-1]) & (positive[:, 2:] == positive[:, 1:-1]) & (
-            values[:, 1:-1] != 0.0) & (piece[:-2] == piece[2:])
-    rows, columns = np.nonzero(dip)
-    if rows.size:
-        # The parabola through the three samples: its slope and half curvature at the middle.
-        left, middle, right = (values[rows, columns + k] for k in range(3))
-        x0, x1, x2 = (rolls[columns + k] for k in range(3))
-        d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
-        half = (d2 - d1) / (x2 - x0)
-        slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
-        with np.errstate(divide='ignore', invalid='ignore'):
-            vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
-            near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
-        rows, columns = rows[near], columns[near]
+    rows, columns = _dips(values, rolls, piece)
     if not rows.size:
         return rows, np.empty(0), np.empty(0)
-    sign = np.sign(values)
+    sides = np.sign(values[rows, columns + 1]).tolist()
     out = ([], [], [])
     function = geometry.function
-    for row, column in zip(rows.tolist(), columns.tolist()):
-        side = float(sign[row, column + 1])
+    for row, column, side in zip(rows.tolist(), columns.tolist(), sides):
         row = int(row_names[row])
         low, high = float(rolls[column]), float(rolls[column + 2])
         extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
@@ -386,6 +376,37 @@ def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.nda
             out[1].extend((low, extremum))
             out[2].extend((extremum, high))
     return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
+
+
+def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
+    """(row, column) of the samples (column + 1) below both neighbours that may hide zeros.
+
+    A sample below both neighbours (of |f|, all three of one sign and within one piece)
+    whose parabola's vertex is at or past zero, or within twice the dip of it. The
+    neighbours are compared on the whole array, the rest on those few samples only.
+    """
+    size = np.abs(values)
+    with np.errstate(invalid='ignore'):
+        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1])
+    rows, columns = np.nonzero(dip)
+    left, middle, right = (values[rows, columns + k] for k in range(3))
+    positive = middle > 0.0
+    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0) & (
+        piece[columns] == piece[columns + 2])
+    if not kept.all():
+        rows, columns = rows[kept], columns[kept]
+        left, middle, right = left[kept], middle[kept], right[kept]
+    if not rows.size:
+        return rows, columns
+    # The parabola through the three samples: its slope and half curvature at the middle.
+    x0, x1, x2 = (rolls[columns + k] for k in range(3))
+    d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
+    half = (d2 - d1) / (x2 - x0)
+    slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+        near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+    return rows[near], columns[near]
 
 
 def _golden_minimum(function, low: float, high: float) -> float:
