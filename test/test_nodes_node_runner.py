@@ -117,13 +117,25 @@ def test_a_padded_20_mb_description_from_a_params_file_starts(domain, tmp_path):
 
 # -- the spin loop, in this process -----------------------------------------------------------
 
-def _spinning(node_name):
-    """Return (context, executor, node, thread running node_runner's spin) in a new context."""
+def _in_new_context(node_name):
+    """Return (context, executor, node): a node in a new context, no rclpy signal handler."""
     context = Context()
     rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
     node = Node(node_name, context=context)
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
+    return context, executor, node
+
+
+def _tear_down(context, executor, node):
+    executor.shutdown(timeout_sec=0)
+    node.destroy_node()
+    rclpy.try_shutdown(context=context)
+
+
+def _spinning(node_name):
+    """Return (context, executor, node, thread running node_runner's spin) in a new context."""
+    context, executor, node = _in_new_context(node_name)
     errors = []
 
     def spin():
@@ -152,31 +164,25 @@ def test_spin_ends_when_the_context_shuts_down_without_waking_it(domain):
         assert not thread.is_alive(), 'the spin missed the shutdown'
         assert errors == []
     finally:
-        executor.shutdown(timeout_sec=0)
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        _tear_down(context, executor, node)
 
 
-def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
-    # One Ctrl-C in a dozen left a Kilted sim node spinning with its context running. Here no
-    # rclpy handler at all: only Python's, which notes the signal; the spin (in the main thread,
-    # as run_node runs it) must end by itself. A rescue shuts the context down after 10 s, so
-    # a spin that missed the Ctrl-C fails the test instead of hanging it.
-    context = Context()
-    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
-    node = Node('spin_sigint', context=context)
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(node)
-    noted, rescued = [], threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+def _spin_through_a_ctrl_c(executor, on_sigint, rescue) -> bool:
+    """Run node_runner's spin here while a helper thread sends a SIGINT after 0.3 s.
+
+    Here is the main thread, as run_node spins. ``on_sigint`` is Python's handler meanwhile.
+    ``rescue`` is called if the spin has not ended 10 s after the signal, so that a spin that
+    missed it fails its test instead of hanging it. Return whether the rescue was needed.
+    """
+    stopped, rescued = threading.Event(), threading.Event()
 
     def interrupt_then_rescue():
         time.sleep(0.3)
         os.kill(os.getpid(), signal.SIGINT)
         if not stopped.wait(10.0):
             rescued.set()
-            context.try_shutdown()
-    stopped = threading.Event()
+            rescue()
+    previous = signal.signal(signal.SIGINT, on_sigint)
     helper = threading.Thread(target=interrupt_then_rescue, daemon=True)
     helper.start()
     try:
@@ -184,16 +190,25 @@ def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
             node_runner._spin(executor)
         except ExternalShutdownException:
             pass
-        stopped.set()
-        assert noted == [signal.SIGINT] and not rescued.is_set()
-        assert not context.ok()
+        return rescued.is_set()
     finally:
         stopped.set()
         helper.join(15.0)
         signal.signal(signal.SIGINT, previous)
-        executor.shutdown(timeout_sec=0)
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+
+
+def test_a_ctrl_c_that_rclpy_does_not_act_on_still_ends_the_spin(domain):
+    # One Ctrl-C in a dozen left a Kilted sim node spinning with its context running. Here no
+    # rclpy handler at all: only Python's, which notes the signal; the spin must end by itself.
+    context, executor, node = _in_new_context('spin_sigint')
+    noted = []
+    try:
+        rescued = _spin_through_a_ctrl_c(
+            executor, lambda signum, frame: noted.append(signum), context.try_shutdown)
+        assert noted == [signal.SIGINT] and not rescued
+        assert not context.ok()
+    finally:
+        _tear_down(context, executor, node)
 
 
 def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkeypatch):
@@ -202,11 +217,7 @@ def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkey
     # "rcl_shutdown already called" printed as a traceback. Here the context's try_shutdown
     # meets exactly that: rcl's context is shut down under it, then it shuts down again, as
     # rclpy's check-then-act does.
-    context = Context()
-    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
-    node = Node('spin_sigint_race', context=context)
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(node)
+    context, executor, node = _in_new_context('spin_sigint_race')
     raised = []
     monkeypatch.setattr(threading, 'excepthook', lambda hook_args: raised.append(hook_args))
 
@@ -215,32 +226,14 @@ def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkey
             context.handle.shutdown()  # rclpy's handler, in its own thread
             context.handle.shutdown()  # the watcher's, after it saw the context still ok
     monkeypatch.setattr(context, 'try_shutdown', shut_down_twice)
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
-    stopped = threading.Event()
-
-    def interrupt_then_rescue():
-        time.sleep(0.3)
-        os.kill(os.getpid(), signal.SIGINT)
-        if not stopped.wait(10.0):
-            executor.wake()  # a watcher that died never wakes the spin: fail, not hang
-    helper = threading.Thread(target=interrupt_then_rescue, daemon=True)
-    helper.start()
     try:
-        try:
-            node_runner._spin(executor)
-        except ExternalShutdownException:
-            pass
-        stopped.set()
+        # A watcher that died never wakes the spin: the rescue does, and the test fails.
+        _spin_through_a_ctrl_c(executor, lambda signum, frame: None, executor.wake)
         assert not context.ok()
         assert [hook_args.exc_value for hook_args in raised] == []
     finally:
         monkeypatch.undo()
-        stopped.set()
-        helper.join(15.0)
-        signal.signal(signal.SIGINT, previous)
-        executor.shutdown(timeout_sec=0)
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        _tear_down(context, executor, node)
 
 
 def test_spin_creates_no_timer_per_wake_up(domain, monkeypatch):
@@ -268,6 +261,4 @@ def test_spin_creates_no_timer_per_wake_up(domain, monkeypatch):
         with context.handle:
             context.handle.shutdown()
         thread.join(5.0)
-        executor.shutdown(timeout_sec=0)
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        _tear_down(context, executor, node)
