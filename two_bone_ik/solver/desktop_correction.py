@@ -61,30 +61,6 @@ class QuickCorrection:
                            arm.normal, arm.up, arm.lower_limits, arm.upper_limits,
                            1e-6 * self._reach, i1, i2, i3, self._indices[4])
 
-    def columns(self, q1: float, q2: float, phi: float, l3: float, fixed: Optional[int]):
-        """Return the in-plane Jacobian (per solver angle) and the joints it moves.
-
-        Returns (a_u, a_v, b_u, b_v, tool_u, first, second): the tool point's in-plane
-        derivatives by the two moving pair or pitch angles, its distance along the plane's
-        forward axis from the yaw axis, and the indices of those two joints.
-        """
-        arm = self.arm
-        _, i1, i2, i3, _ = self._indices
-        l1, l2 = arm.link_lengths
-        su, sv = arm.shoulder
-        eu, ev = su + l1 * math.cos(q1), sv + l1 * math.sin(q1)
-        wu, wv = eu + l2 * math.cos(q1 + q2), ev + l2 * math.sin(q1 + q2)
-        tu, tv = wu + l3 * math.cos(phi), wv + l3 * math.sin(phi)
-        if fixed is None:  # the hand translates: the wrist point's derivatives
-            (au, av), (bu, bv), joints = (wu - su, wv - sv), (wu - eu, wv - ev), (i1, i2)
-        elif fixed == ELBOW:
-            (au, av), (bu, bv), joints = (tu - su, tv - sv), (tu - wu, tv - wv), (i1, i3)
-        elif fixed == SHOULDER:
-            (au, av), (bu, bv), joints = (tu - eu, tv - ev), (tu - wu, tv - wv), (i2, i3)
-        else:
-            (au, av), (bu, bv), joints = (tu - su, tv - sv), (tu - eu, tv - ev), (i1, i2)
-        return -av, au, -bv, bu, tu, joints[0], joints[1]
-
     def correct(self, readings: Sequence[float], target: Sequence[float], yaw: float,
                 q1: float, q2: float, phi: float, tool: ToolAtRoll, fixed: Optional[int]
                 ) -> Optional[Tuple[Tuple[float, ...], Tuple[float, float, float], float]]:
@@ -106,7 +82,9 @@ class QuickCorrection:
         ((l1, l2), (su, sv), d, (fx, fy, fz), (mx, my, mz), (wx, wy, wz), lower, upper, off_axis,
          i1, i2, i3, i4) = self._constants
         l3, _, lateral = tool
-        # The in-plane Jacobian (as :meth:`columns`, inline: the hot path).
+        # The in-plane Jacobian by the two moving pair or pitch angles (of the wrist point
+        # when the hand translates, fixed None; else of the tool point), and tool_u, the tool
+        # point's distance along the plane's forward axis from the yaw axis.
         eu, ev = su + l1 * _cos(q1), sv + l1 * _sin(q1)
         wu, wv = eu + l2 * _cos(q1 + q2), ev + l2 * _sin(q1 + q2)
         tu, tv = wu + l3 * _cos(phi), wv + l3 * _sin(phi)
