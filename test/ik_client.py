@@ -19,11 +19,15 @@ LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 DEFAULT = ArmConfig()
 
-#: The IK node's lag supervision off (5 joints), for closed loops that test where the arm
-#: settles: a sim starved of CPU (a loaded machine) lags its streamed command, and the node
-#: rightly stops the motion (NOT_FOLLOWING) short of the target. test_closed_loop_arrival
-#: tests the supervision itself.
-UNSUPERVISED = {'path_tolerance': [math.inf] * 5, 'state_timeout': 60.0}
+
+def unsupervised(joints):
+    """Return the IK node's parameters that turn its lag supervision off for ``joints`` joints.
+
+    For closed loops that test where the arm settles: a sim starved of CPU (a loaded machine)
+    lags its streamed command, and the node rightly stops the motion (NOT_FOLLOWING) short of
+    the target. test_closed_loop_arrival tests the supervision itself.
+    """
+    return {'path_tolerance': [math.inf] * joints, 'state_timeout': 60.0}
 
 
 def pose(x, y, z=0.0, frame='base_link'):

@@ -11,7 +11,7 @@ import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
-from ik_client import UNSUPERVISED
+from ik_client import unsupervised
 import numpy as np
 import pytest
 from ros_harness import isolate_ros_domain
@@ -273,7 +273,8 @@ def rrbot_loop(request, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp('rrbot_loop')
     ik_params, sim_extra = OUTPUTS[request.param]
     params = write_params(log_dir / 'rrbot.yaml', {'robot_description': RAISED_UP,
-                                                   'base_frame': 'base_link', **ik_params})
+                                                   'base_frame': 'base_link', **ik_params,
+                                                   **unsupervised(2)})
     sim_args = ['-r', '__ns:=/rrbot', '-p', f'arm_params_file:={params}',
                 '-p', 'real_time_factor:=2.0'] + sim_extra
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/rrbot'],
@@ -406,7 +407,7 @@ def desktop_loop(request, tmp_path_factory):
     arm, sim_extra, tool = DESKTOP_SOURCES[request.param]
     params = write_params(log_dir / 'desktop.yaml', {
         **arm, 'max_joint_acceleration': [6.0] * 5, 'max_joint_jerk': [60.0] * 5,
-        **UNSUPERVISED})
+        **unsupervised(5)})
     sim_args = ['-r', '__ns:=/desktop', '-p', f'arm_params_file:={params}',
                 '-p', 'real_time_factor:=2.0'] + sim_extra
     with NodeProcess('two_bone_ik', params_file=params, ros_args=['-r', '__ns:=/desktop'],

@@ -11,7 +11,7 @@ import math
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from geometry_msgs.msg import PoseStamped
-from ik_client import UNSUPERVISED
+from ik_client import unsupervised
 import numpy as np
 import pytest
 from ros_harness import isolate_ros_domain, NodeProcess, REPO_ROOT, RosProbe, write_params
@@ -47,7 +47,7 @@ def table_loop(tmp_path_factory):
         'position_controller': 'fpc', 'max_joint_acceleration': [8.0] * 5,
         'max_joint_jerk': [80.0] * 5, 'floor_height': 0.0, 'keep_out_boxes': BOX,
         'link_radius': [0.0, 0.02, 0.02, 0.015, 0.015, 0.008], 'motion_path': 'linear',
-        **UNSUPERVISED})
+        **unsupervised(5)})
     sim_args = ['-r', f'__ns:={NS}', '-p', f'arm_params_file:={params}',
                 '-p', 'position_controller:=fpc', '-p', 'natural_frequency:=6.0',
                 '-p', 'joint_damping:=0.0001', '-p', 'real_time_factor:=2.0']
