@@ -113,17 +113,10 @@ class PlaneSolving:
         q2 = _remainder(q2, _TAU)
         bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
         branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        box = self._pair_box
-        if box is None:
-            q1 = _wrap(q1)
-        else:
-            (lo1, hi1), (lo2, hi2) = box
-            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
-            if q1 is None:
-                return None, ''
-            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
-            if q2 is None:
-                return None, ''
+        pair = self._fit_pair(q1, q2, previous_q)
+        if pair is None:
+            return None, ''
+        q1, q2 = pair
         d3, lo3, hi3 = self._pitch_joint
         pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
         return (None, '') if pitch is None else ((q1, q2, pitch), branch)
@@ -172,13 +165,7 @@ class PlaneSolving:
             return None
         if self._pair_box is None:
             return sol.q1, sol.q2
-        (lo1, hi1), (lo2, hi2) = self._pair_box
-        if previous_q is None:
-            q1, q2 = fit_reading(sol.q1, lo1, hi1), fit_reading(sol.q2, lo2, hi2)
-        else:
-            q1 = fit_reading(sol.q1, lo1, hi1, previous_q[0])
-            q2 = fit_reading(sol.q2, lo2, hi2, previous_q[1])
-        return None if q1 is None or q2 is None else (q1, q2)
+        return self._fit_pair(sol.q1, sol.q2, previous_q)
 
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
         """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
