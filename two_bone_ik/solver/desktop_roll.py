@@ -29,7 +29,7 @@ opens it.
 """
 
 import math
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -253,10 +253,31 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
               ) -> List[float]:
     """Return every roll in [low, high] (rad) where reachability may change, sorted.
 
-    ``low`` and ``high`` are among them. See the module docstring.
+    ``low`` and ``high`` are among them. See the module docstring. Every bracket refined: the
+    moved roll refines only those between the held roll and the first stretch that reaches
+    (:mod:`~two_bone_ik.solver.desktop_roll_walk`); this is the whole set, for checking it.
+    """
+    ends, pending = roll_brackets(geometry, target, low, high)
+    while pending:
+        zeros, more = resolve(geometry, target, pending.pop())
+        ends.extend(zeros)
+        pending.extend(more)
+    return sorted(set(ends))
+
+
+def roll_brackets(geometry: RollGeometry, target: RollTarget, low: float, high: float):
+    """Return (ends, pending): the rolls where reachability may change, found or bracketed.
+
+    ``ends`` (rad, unsorted, maybe repeated): ``low``, ``high``, the closed forms and the
+    tangencies, exactly. ``pending``: a list of ``(start, end, row, side)``, each holding the
+    other rolls (zeros of the corner functions) still to find in [start, end] (rad): a sign
+    change of row ``row`` of :meth:`RollGeometry.functions` (``side`` 0) or a sampled extremum
+    of it on side ``side`` (+1 or -1) of zero that may dip through it; :func:`resolve` finds
+    them. The zeros of all of them and ``ends`` are :func:`roll_ends`.
     """
     facing = _in_window(geometry.closed_form_ends(target, False), low, high)
     ends = [low, high] + facing + _in_window(geometry.closed_form_ends(target, True), low, high)
+    pending = []
     if geometry.equations and high > low:
         cuts = sorted({low, high, *facing})
         pieces = []
@@ -267,8 +288,27 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
                     target.hu ** 2 + target.hn ** 2 >= lateral * lateral:
                 pieces.append((start, end))
         if pieces:
-            ends.extend(_function_zeros(geometry, target, pieces))
-    return sorted(set(ends))
+            zeros, pending = _function_zeros(geometry, target, pieces)
+            ends.extend(zeros)
+    return ends, pending
+
+
+def resolve(geometry: RollGeometry, target: RollTarget, item) -> Tuple[List[float], list]:
+    """Return (zeros, pending) of one pending item of :func:`roll_brackets`.
+
+    A sign change: its zero refined (none if the function is undefined at a side). A sampled
+    extremum: located by golden section; where it crosses zero, its two sides as sign changes
+    (pending), else nothing.
+    """
+    start, end, row, side = item
+    function = geometry.function
+    if not side:
+        zero = _refine(function, target, row, start, end)
+        return ([] if zero is None else [zero]), []
+    extremum = _golden_minimum(lambda r: side * function(target, r, row), start, end)
+    if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
+        return [], [(start, extremum, row, 0), (extremum, end, row, 0)]
+    return [], []
 
 
 def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
@@ -280,15 +320,16 @@ def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     return out
 
 
-def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[float]:
-    """Every zero of the tangency and corner functions in the pieces (start, end), rad.
+def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
+    """(zeros, pending): the tangency functions' zeros (rad), the corner functions' brackets.
 
     Each piece is a stretch where the yaw faces the target: its functions are defined on it
     (they change like a square root near its ends, where the target meets the yaw's reach
     sideways: the samples crowd toward the ends there). The tangencies first: a corner
     function is defined only where its equation has roots, i.e. up to a tangency, where it
-    too changes like a square root; the corners' samples crowd toward the tangencies. All
-    pieces are sampled at once; no bracket spans two.
+    too changes like a square root; the corners' samples crowd toward the tangencies (so
+    those are found first, every one). All pieces are sampled at once; no bracket spans two.
+    The corners' brackets are left to refine (:func:`roll_brackets`).
     """
     samples, steps = [], []
     for low, high in pieces:
@@ -300,7 +341,11 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[
     piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples])
     values = geometry.functions(target, rolls)
     tangencies = 2 * geometry.equations
-    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, piece, 0)
+    zeros, pending = [], _brackets(values[:tangencies], rolls, piece, 0)
+    while pending:
+        found, more = resolve(geometry, target, pending.pop())
+        zeros.extend(found)
+        pending.extend(more)
     corners = values[tangencies:]
     if zeros:
         extra, extra_piece = [], []
@@ -316,7 +361,7 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[
         piece = np.concatenate((piece, *extra_piece))[order]
         corners = np.concatenate(
             (corners, geometry.functions(target, extra_rolls)[tangencies:]), axis=1)[:, order]
-    return zeros + _zeros_of(geometry, target, corners, rolls, piece, tangencies)
+    return zeros, _brackets(corners, rolls, piece, tangencies)
 
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
@@ -328,20 +373,24 @@ def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) 
     return np.sort(np.concatenate((rolls, extra)))
 
 
-def _zeros_of(geometry, target, values, rolls, piece, first_row: int) -> List[float]:
-    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``).
+def _brackets(values, rolls, piece, first_row: int) -> list:
+    """The pending items (see :func:`roll_brackets`) of the functions sampled in ``values``.
 
-    ``piece``: each sample's piece; brackets stay within one.
+    ``values``: rows ``first_row`` on of :meth:`RollGeometry.functions` at ``rolls``;
+    ``piece``: each sample's piece (brackets stay within one).
     """
     kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
     values = values[kept]
     rows, starts, ends = _sign_changes(values, rolls, piece)
-    more = _extremum_brackets(geometry, target, values, rolls, piece, kept + first_row)
-    rows = np.concatenate((kept[rows] + first_row, more[0]))
-    starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
-    if not rows.size:
-        return []
-    return _refine(geometry, target, rows, starts, ends)
+    names = (kept + first_row).tolist()
+    items = [(start, end, names[row], 0) for row, start, end in
+             zip(rows.tolist(), starts.tolist(), ends.tolist())]
+    rows, columns = _dips(values, rolls, piece)
+    if rows.size:
+        sides = np.sign(values[rows, columns + 1]).tolist()
+        items.extend((float(rolls[column]), float(rolls[column + 2]), names[row], side)
+                     for row, column, side in zip(rows.tolist(), columns.tolist(), sides))
+    return items
 
 
 def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
@@ -353,37 +402,13 @@ def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     return rows, rolls[columns], rolls[columns + 1]
 
 
-def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.ndarray):
-    """Brackets of the zero pairs a function's sampled extremum may hide.
-
-    ``row_names``: the function (row of :meth:`RollGeometry.functions`) of each row of
-    ``values``. A sample below both neighbours (of |f|, the function keeping its sign) whose
-    parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
-    section; where the extremum crosses zero, its two sides are brackets.
-    """
-    rows, columns = _dips(values, rolls, piece)
-    if not rows.size:
-        return rows, np.empty(0), np.empty(0)
-    sides = np.sign(values[rows, columns + 1]).tolist()
-    out = ([], [], [])
-    function = geometry.function
-    for row, column, side in zip(rows.tolist(), columns.tolist(), sides):
-        row = int(row_names[row])
-        low, high = float(rolls[column]), float(rolls[column + 2])
-        extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
-        if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
-            out[0].extend((row, row))
-            out[1].extend((low, extremum))
-            out[2].extend((extremum, high))
-    return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
-
-
 def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     """(row, column) of the samples (column + 1) below both neighbours that may hide zeros.
 
     A sample below both neighbours (of |f|, all three of one sign and within one piece)
-    whose parabola's vertex is at or past zero, or within twice the dip of it. The
-    neighbours are compared on the whole array, the rest on those few samples only.
+    whose parabola's vertex is at or past zero, or within twice the dip of it (:func:`resolve`
+    finds the extremum). The neighbours are compared on the whole array, the rest on those
+    few samples only.
     """
     size = np.abs(values)
     with np.errstate(invalid='ignore'):
@@ -430,52 +455,60 @@ def _golden_minimum(function, low: float, high: float) -> float:
     return 0.5 * (low + high)
 
 
-def _refine(geometry, target, rows, start, end) -> List[float]:
-    """Shrink each bracket (a sign change) to a zero, rad: Illinois false position."""
-    zeros = []
-    function = geometry.function
-    for row, a, b in zip(rows.tolist(), start.tolist(), end.tolist()):
-        fa, fb = function(target, a, row), function(target, b, row)
-        if not (math.isfinite(fa) and math.isfinite(fb)):
-            continue
-        kept = 0
-        for _ in range(REFINE_STEPS):
-            if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
-                break
-            guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
-            if not a < guess < b:
-                guess = 0.5 * (a + b)
-            value = function(target, guess, row)
-            if not math.isfinite(value):
-                break
-            if (value < 0.0) == (fa < 0.0):
-                a, fa = guess, value
-                fb, kept = (0.5 * fb if kept == 1 else fb), 1
-            else:
-                b, fb = guess, value
-                fa, kept = (0.5 * fa if kept == -1 else fa), -1
-        zeros.append(a if abs(fa) <= abs(fb) else b)
-    return zeros
+def _refine(function, target, row: int, a: float, b: float) -> Optional[float]:
+    """Shrink a bracket (a sign change of row ``row``) to its zero, rad: Illinois false position.
+
+    None if the function is undefined at a side.
+    """
+    fa, fb = function(target, a, row), function(target, b, row)
+    if not (math.isfinite(fa) and math.isfinite(fb)):
+        return None
+    kept = 0
+    for _ in range(REFINE_STEPS):
+        if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
+            break
+        guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
+        if not a < guess < b:
+            guess = 0.5 * (a + b)
+        value = function(target, guess, row)
+        if not math.isfinite(value):
+            break
+        if (value < 0.0) == (fa < 0.0):
+            a, fa = guess, value
+            fb, kept = (0.5 * fb if kept == 1 else fb), 1
+        else:
+            b, fb = guess, value
+            fa, kept = (0.5 * fa if kept == -1 else fa), -1
+    return a if abs(fa) <= abs(fb) else b
 
 
 def stretch_trials(ends: Sequence[float], held: float, margin: float = 1e-6
                    ) -> List[Tuple[float, ...]]:
     """Per stretch between ends not holding ``held``, nearest it first: the rolls to solve.
 
-    :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
-    (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
-    which rounding or the correction for a URDF's rounding could push out), then its middle:
-    reachability is the same all along a stretch.
+    Each stretch's :func:`trials`. Ties of distance: the stretch below ``held`` first.
     """
     stretches = []
     for start, end in zip(ends, ends[1:]):
         if end <= start or start < held < end:
             continue
-        near, far = (start, end) if held <= start else (end, start)
-        width = abs(far - near)
-        step = math.copysign(1.0, far - near)
-        trials = [near + step * margin * d for d in END_MARGINS if margin * d < 0.5 * width]
-        trials.append(0.5 * (start + end))
-        stretches.append((abs(near - held), tuple(trials)))
+        near = start if held <= start else end
+        stretches.append((abs(near - held), trials(start, end, held, margin)))
     stretches.sort(key=lambda item: item[0])
-    return [trials for _, trials in stretches]
+    return [rolls for _, rolls in stretches]
+
+
+def trials(start: float, end: float, held: float, margin: float) -> Tuple[float, ...]:
+    """The rolls to solve in the stretch [start, end] (rad) not holding ``held``, in turn.
+
+    :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
+    (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
+    which rounding or the correction for a URDF's rounding could push out), then its middle:
+    reachability is the same all along a stretch.
+    """
+    near, far = (start, end) if held <= start else (end, start)
+    width = abs(far - near)
+    step = math.copysign(1.0, far - near)
+    rolls = [near + step * margin * d for d in END_MARGINS if margin * d < 0.5 * width]
+    rolls.append(0.5 * (start + end))
+    return tuple(rolls)
