@@ -3,7 +3,8 @@
 Classes (b) and (d) of the preference order: the roll's range cut where reachability may
 change (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), the stretches tried nearest the
 held roll first, their ends found only as far out as the walk goes
-(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). A mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). A mixin of
+:class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 """
 
 import math

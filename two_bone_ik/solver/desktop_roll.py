@@ -160,17 +160,36 @@ class RollGeometry:
         equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
         ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
         """
-        first, second, sign = self.pairs
         with np.errstate(divide='ignore', invalid='ignore'):
             cosine, base = self._cosines(target, np.asarray(roll, dtype=float))
-            k, count = cosine.shape
-            out = np.empty((2 * k + len(first), count))
-            out[0:2 * k:2] = cosine - 1.0
-            out[1:2 * k:2] = cosine + 1.0
-            spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
-            phi = base[first] + sign[:, None] * spread[first]
-            np.subtract(cosine[second], np.cos(phi - base[second]), out=out[2 * k:])
+            return np.concatenate((self.tangencies(cosine), self.corners(cosine, base, False)[1]))
+
+    @staticmethod
+    def tangencies(cosine: np.ndarray) -> np.ndarray:
+        """Return the tangency rows of :meth:`functions` from :meth:`cosines`' ``cosine``."""
+        k, count = cosine.shape
+        out = np.empty((2 * k, count))
+        np.subtract(cosine, 1.0, out=out[0::2])
+        np.add(cosine, 1.0, out=out[1::2])
         return out
+
+    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool):
+        """(rows, values): corner rows of :meth:`functions` from :meth:`cosines`' arrays.
+
+        ``rows``: their rows' numbers in :meth:`functions`; with ``skip``, only the rows whose
+        first equation has a root at some roll (the others are NaN throughout). Call it with
+        numpy's invalid-value warnings off.
+        """
+        first, second, sign = self.pairs
+        has = np.abs(cosine) <= 1.0
+        spread = np.arccos(np.where(has, cosine, np.nan))
+        if skip:
+            kept = np.flatnonzero(has.any(axis=1)[first])
+            first, second, sign = first[kept], second[kept], sign[kept]
+        else:
+            kept = np.arange(len(first))
+        phi = base[first] + sign[:, None] * spread[first]
+        return kept + 2 * len(cosine), cosine[second] - np.cos(phi - base[second])
 
     @staticmethod
     def _pairs(k: int):
@@ -338,30 +357,45 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
                                 (low, high), high - low, low, high))
         steps.append((high - low) / count)
     rolls = np.concatenate(samples)
-    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples])
-    values = geometry.functions(target, rolls)
-    tangencies = 2 * geometry.equations
-    zeros, pending = [], _brackets(values[:tangencies], rolls, piece, 0)
-    while pending:
-        found, more = resolve(geometry, target, pending.pop())
-        zeros.extend(found)
-        pending.extend(more)
-    corners = values[tangencies:]
-    if zeros:
-        extra, extra_piece = [], []
-        for index, (low, high) in enumerate(pieces):
-            inside = [z for z in zeros if low < z < high]
-            if inside:
-                extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
-                extra_piece.append(np.full(len(extra[-1]), index))
-        extra_rolls = np.concatenate(extra)
-        order = np.lexsort((np.concatenate((rolls, extra_rolls)),
-                            np.concatenate((piece, *extra_piece))))
-        rolls = np.concatenate((rolls, extra_rolls))[order]
-        piece = np.concatenate((piece, *extra_piece))[order]
-        corners = np.concatenate(
-            (corners, geometry.functions(target, extra_rolls)[tangencies:]), axis=1)[:, order]
-    return zeros, _brackets(corners, rolls, piece, tangencies)
+    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples]) \
+        if len(pieces) > 1 else None
+    with np.errstate(divide='ignore', invalid='ignore'):
+        cosine, base = geometry._cosines(target, rolls)
+        zeros, pending = [], _brackets(geometry.tangencies(cosine), rolls, piece, None)
+        while pending:
+            found, more = resolve(geometry, target, pending.pop())
+            zeros.extend(found)
+            pending.extend(more)
+        if zeros:
+            rolls, piece, cosine, base = _with_extra(geometry, target, zeros, pieces, steps,
+                                                     (rolls, piece, cosine, base))
+        rows, corners = geometry.corners(cosine, base, True)
+    return zeros, _brackets(corners, rolls, piece, rows.tolist())
+
+
+def _with_extra(geometry, target, zeros, pieces, steps, sampled):
+    """Return ``sampled`` (rolls, piece, cosine, base) with samples crowding to ``zeros``.
+
+    Call it with numpy's warnings off.
+    """
+    rolls, piece, cosine, base = sampled
+    extra, extra_piece = [], []
+    for index, (low, high) in enumerate(pieces):
+        inside = [z for z in zeros if low < z < high]
+        if inside:
+            extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
+            extra_piece.append(np.full(len(extra[-1]), index))
+    extra_rolls = np.concatenate(extra)
+    extra_cosine, extra_base = geometry._cosines(target, extra_rolls)
+    rolls = np.concatenate((rolls, extra_rolls))
+    if piece is None:
+        order = np.argsort(rolls, kind='stable')
+    else:
+        piece = np.concatenate((piece, *extra_piece))
+        order = np.lexsort((rolls, piece))
+        piece = piece[order]
+    cosine = np.concatenate((cosine, extra_cosine), axis=1)[:, order]
+    return rolls[order], piece, cosine, np.concatenate((base, extra_base), axis=1)[:, order]
 
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
@@ -373,16 +407,16 @@ def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) 
     return np.sort(np.concatenate((rolls, extra)))
 
 
-def _brackets(values, rolls, piece, first_row: int) -> list:
-    """The pending items (see :func:`roll_brackets`) of the functions sampled in ``values``.
+def _brackets(values, rolls, piece, names) -> list:
+    """Return the pending items (:func:`roll_brackets`) of the functions sampled in ``values``.
 
-    ``values``: rows ``first_row`` on of :meth:`RollGeometry.functions` at ``rolls``;
-    ``piece``: each sample's piece (brackets stay within one).
+    ``values``: rows of :meth:`RollGeometry.functions` at ``rolls``, numbered ``names``
+    (None: 0, 1, ...); ``piece``: each sample's piece (brackets stay within one), or None
+    for one piece. A row that is NaN throughout has none.
     """
-    kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
-    values = values[kept]
     rows, starts, ends = _sign_changes(values, rolls, piece)
-    names = (kept + first_row).tolist()
+    if names is None:
+        names = range(len(values))
     items = [(start, end, names[row], 0) for row, start, end in
              zip(rows.tolist(), starts.tolist(), ends.tolist())]
     rows, columns = _dips(values, rolls, piece)
@@ -397,7 +431,9 @@ def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     """Brackets (row, start, end) where a function changes sign between two samples."""
     left, right = values[:, :-1], values[:, 1:]
     with np.errstate(invalid='ignore'):
-        change = (left * right <= 0.0) & (left != right) & (piece[:-1] == piece[1:])
+        change = (left * right <= 0.0) & (left != right)
+    if piece is not None:
+        change &= piece[:-1] == piece[1:]
     rows, columns = np.nonzero(change)
     return rows, rolls[columns], rolls[columns + 1]
 
@@ -416,8 +452,9 @@ def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     rows, columns = np.nonzero(dip)
     left, middle, right = (values[rows, columns + k] for k in range(3))
     positive = middle > 0.0
-    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0) & (
-        piece[columns] == piece[columns + 2])
+    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0)
+    if piece is not None:
+        kept &= piece[columns] == piece[columns + 2]
     if not kept.all():
         rows, columns = rows[kept], columns[kept]
         left, middle, right = left[kept], middle[kept], right[kept]
@@ -499,7 +536,7 @@ def stretch_trials(ends: Sequence[float], held: float, margin: float = 1e-6
 
 
 def trials(start: float, end: float, held: float, margin: float) -> Tuple[float, ...]:
-    """The rolls to solve in the stretch [start, end] (rad) not holding ``held``, in turn.
+    """Return the rolls to solve in the stretch [start, end] (rad) not holding ``held``.
 
     :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
     (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
