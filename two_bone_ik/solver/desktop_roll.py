@@ -57,6 +57,8 @@ END_MARGINS = (1.0, 10.0, 100.0, 1e3, 1e4)
 EDGE_SAMPLES = (1e-6, 1e-4, 1e-3, 1e-2, 1e-1)
 
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
+_THREE = np.arange(3)
+_EDGES = np.concatenate((EDGE_SAMPLES, np.negative(EDGE_SAMPLES)))  # (as fractions)
 _TAU = 2.0 * math.pi
 
 
@@ -138,19 +140,20 @@ class RollGeometry:
         u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
         du = (-u if target.back else u) - self.shoulder[0]
         dv = target.dv
+        count = len(self.circles)
+        cosine, base = np.empty((self.equations, len(roll))), np.empty((self.equations, len(roll)))
         pu, pv = du - self._circle_u, dv - self._circle_v
         p2 = pu * pu + pv * pv
-        cosine = (p2 - self._circle_r2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
-        base = np.arctan2(pv, pu)
+        np.divide(p2 - self._circle_r2 + l3 * l3, 2.0 * l3 * np.sqrt(p2), out=cosine[:count])
+        np.arctan2(pv, pu, out=base[:count])
         if self.pitch_rows:
             kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
             mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
             m2 = mu_u * mu_u + mu_v * mu_v
             d2 = du * du + dv * dv
-            pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
-            cosine = np.concatenate((cosine, pitch))
-            base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
-        cosine[~np.isfinite(cosine)] = np.nan
+            np.divide(d2 - self.l1 * self.l1 + m2, 2.0 * np.sqrt(m2 * d2), out=cosine[count:])
+            np.subtract(np.arctan2(dv, du), np.arctan2(mu_v, mu_u), out=base[count:])
+        cosine[np.isinf(cosine)] = np.nan
         return cosine, base
 
     def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
@@ -370,7 +373,7 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
             rolls, piece, cosine, base = _with_extra(geometry, target, zeros, pieces, steps,
                                                      (rolls, piece, cosine, base))
         rows, corners = geometry.corners(cosine, base, True)
-    return zeros, _brackets(corners, rolls, piece, rows.tolist())
+        return zeros, _brackets(corners, rolls, piece, rows.tolist())
 
 
 def _with_extra(geometry, target, zeros, pieces, steps, sampled):
@@ -400,9 +403,7 @@ def _with_extra(geometry, target, zeros, pieces, steps, sampled):
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
     """Return ``rolls`` with samples crowding toward each centre from both sides, sorted."""
-    offsets = np.array(EDGE_SAMPLES) * scale
-    extra = (np.asarray(centres, dtype=float)[:, None] + np.concatenate((offsets, -offsets))
-             ).ravel()
+    extra = (np.asarray(centres, dtype=float)[:, None] + _EDGES * scale).ravel()
     extra = extra[(extra > low + PRECISION) & (extra < high - PRECISION)]
     return np.sort(np.concatenate((rolls, extra)))
 
@@ -412,7 +413,7 @@ def _brackets(values, rolls, piece, names) -> list:
 
     ``values``: rows of :meth:`RollGeometry.functions` at ``rolls``, numbered ``names``
     (None: 0, 1, ...); ``piece``: each sample's piece (brackets stay within one), or None
-    for one piece. A row that is NaN throughout has none.
+    for one piece. A row that is NaN throughout has none. Call it with numpy's warnings off.
     """
     rows, starts, ends = _sign_changes(values, rolls, piece)
     if names is None:
@@ -428,10 +429,12 @@ def _brackets(values, rolls, piece, names) -> list:
 
 
 def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
-    """Brackets (row, start, end) where a function changes sign between two samples."""
+    """Brackets (row, start, end) where a function changes sign between two samples.
+
+    Call it with numpy's invalid-value warnings off.
+    """
     left, right = values[:, :-1], values[:, 1:]
-    with np.errstate(invalid='ignore'):
-        change = (left * right <= 0.0) & (left != right)
+    change = (left * right <= 0.0) & (left != right)
     if piece is not None:
         change &= piece[:-1] == piece[1:]
     rows, columns = np.nonzero(change)
@@ -444,30 +447,30 @@ def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     A sample below both neighbours (of |f|, all three of one sign and within one piece)
     whose parabola's vertex is at or past zero, or within twice the dip of it (:func:`resolve`
     finds the extremum). The neighbours are compared on the whole array, the rest on those
-    few samples only.
+    few samples only. Call it with numpy's warnings off.
     """
     size = np.abs(values)
-    with np.errstate(invalid='ignore'):
-        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1])
-    rows, columns = np.nonzero(dip)
-    left, middle, right = (values[rows, columns + k] for k in range(3))
-    positive = middle > 0.0
-    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0)
+    middle_size = size[:, 1:-1]
+    rows, columns = np.nonzero((size[:, :-2] > middle_size) & (size[:, 2:] > middle_size))
+    at = columns[:, None] + _THREE  # each dip's three samples
+    triple = values[rows[:, None], at]
+    kept = np.abs(np.sign(triple).sum(axis=1)) == 3.0  # (one sign, none zero)
     if piece is not None:
         kept &= piece[columns] == piece[columns + 2]
     if not kept.all():
-        rows, columns = rows[kept], columns[kept]
-        left, middle, right = left[kept], middle[kept], right[kept]
+        rows, columns, at, triple = rows[kept], columns[kept], at[kept], triple[kept]
     if not rows.size:
         return rows, columns
     # The parabola through the three samples: its slope and half curvature at the middle.
-    x0, x1, x2 = (rolls[columns + k] for k in range(3))
-    d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
-    half = (d2 - d1) / (x2 - x0)
-    slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
-        near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+    x = rolls[at]
+    dx = x[:, 1:] - x[:, :-1]
+    d = (triple[:, 1:] - triple[:, :-1]) / dx
+    span = x[:, 2] - x[:, 0]
+    half = (d[:, 1] - d[:, 0]) / span
+    slope = (d[:, 0] * dx[:, 1] + d[:, 1] * dx[:, 0]) / span
+    middle = triple[:, 1]
+    vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+    near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
     return rows[near], columns[near]
 
 
