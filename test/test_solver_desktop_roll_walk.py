@@ -96,8 +96,9 @@ def test_the_nearer_side_wins_when_both_sides_reach():
 @pytest.mark.parametrize('seed', range(3))
 def test_the_whole_walk_is_the_exhaustive_order(seed):
     # Walked to its end, the walk yields every stretch of roll_ends in stretch_trials' order,
-    # the same rolls to the bit; held rolls at random and on the window's lower end (a tie:
-    # the stretches on both sides of the held roll at distance 0).
+    # the same rolls to the bit: held rolls at random, on the window's lower end, on an end
+    # inside it (a tie: the stretches on both sides of the held roll at distance 0) and inside
+    # brackets (their zeros on either side of the held roll).
     geometry, solver = _solver(30 + seed)
     rng = np.random.default_rng(40 + seed)
     lower, upper = solver.arm.lower_limits[4], solver.arm.upper_limits[4]
@@ -106,11 +107,41 @@ def test_the_whole_walk_is_the_exhaustive_order(seed):
         held = float(rng.uniform(max(lower, -3.0), min(upper, 3.0)))
         for back in (False, True):
             roll_target, low, high = _window(solver, target, held, back)
-            for hold in (held, low):
+            ends = roll_ends(solver._roll_geometry, roll_target, low, high)
+            pending = desktop_roll_walk.roll_brackets(solver._roll_geometry, roll_target, low,
+                                                      high)[1]
+            inside = [0.5 * (start + end) for start, end, _, _ in pending[:4]]
+            for hold in [held, low, ends[len(ends) // 2]] + inside:
                 walked = [tuple(rolls) for rolls in nearest_stretches(
                     solver._roll_geometry, roll_target, low, high, hold, solver._roll_margin)]
-                ends = roll_ends(solver._roll_geometry, roll_target, low, high)
                 assert walked == stretch_trials(ends, hold, solver._roll_margin)
+
+
+def test_a_bound_lies_between_the_roll_asked_from_and_the_next_end():
+    # From rolls inside the brackets still to refine (their zeros either side) and on ends:
+    # each side's bound is on that side of the roll, no farther than the next end there (the
+    # exhaustive set), and is that end when it says it is exact.
+    geometry, solver = _solver(33)
+    rng = np.random.default_rng(43)
+    checked = 0
+    for target in _fk_sampled(rng, geometry, 8)[1]:
+        roll_target, low, high = _window(solver, target, 0.0, False)
+        ends = roll_ends(solver._roll_geometry, roll_target, low, high)
+        walk = desktop_roll_walk._Ends(solver._roll_geometry, roll_target, low, high)
+        pending = desktop_roll_walk.roll_brackets(solver._roll_geometry, roll_target, low,
+                                                  high)[1]
+        for after in [0.5 * (start + end) for start, end, _, _ in pending] + ends:
+            for side in (-1.0, 1.0):
+                beyond = [e for e in ends if side * (e - after) > 0.0]
+                bound, exact = walk.bound(after, side)
+                if not beyond:
+                    assert bound is None
+                    continue
+                following = min(beyond, key=lambda e: abs(e - after))
+                assert 0.0 <= side * (bound - after) <= side * (following - after)
+                assert bound == following or not exact
+                checked += 1
+    assert checked >= 50
 
 
 def test_the_walk_answers_as_the_exhaustive_order_refining_only_what_it_passes(monkeypatch):
