@@ -362,16 +362,23 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
     rolls = np.concatenate(samples)
     piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples]) \
         if len(pieces) > 1 else None
+    tangencies = 2 * geometry.equations
     with np.errstate(divide='ignore', invalid='ignore'):
         cosine, base = geometry._cosines(target, rolls)
-        zeros, pending = [], _brackets(geometry.tangencies(cosine), rolls, piece, None)
+        rows, corners = geometry.corners(cosine, base, True)
+        # All rows bracketed at once; the corners' brackets stand if no tangency has a zero
+        # (else their samples crowd toward the zeros, and they are bracketed anew).
+        items = _brackets(np.concatenate((geometry.tangencies(cosine), corners)), rolls, piece,
+                          list(range(tangencies)) + rows.tolist())
+        zeros, pending = [], [item for item in items if item[2] < tangencies]
         while pending:
             found, more = resolve(geometry, target, pending.pop())
             zeros.extend(found)
             pending.extend(more)
-        if zeros:
-            rolls, piece, cosine, base = _with_extra(geometry, target, zeros, pieces, steps,
-                                                     (rolls, piece, cosine, base))
+        if not zeros:
+            return zeros, [item for item in items if item[2] >= tangencies]
+        rolls, piece, cosine, base = _with_extra(geometry, target, zeros, pieces, steps,
+                                                 (rolls, piece, cosine, base))
         rows, corners = geometry.corners(cosine, base, True)
         return zeros, _brackets(corners, rolls, piece, rows.tolist())
 
