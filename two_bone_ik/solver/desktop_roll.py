@@ -356,8 +356,10 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
     samples, steps = [], []
     for low, high in pieces:
         count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
-        samples.append(_crowded(np.linspace(low + PRECISION, high - PRECISION, count),
-                                (low, high), high - low, low, high))
+        start, stop = low + PRECISION, high - PRECISION
+        even = np.arange(count) * ((stop - start) / (count - 1)) + start  # (np.linspace's)
+        even[-1] = stop
+        samples.append(_crowded(even, (low, high), high - low, low, high))
         steps.append((high - low) / count)
     rolls = np.concatenate(samples)
     piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples]) \
