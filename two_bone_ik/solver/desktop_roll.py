@@ -446,8 +446,13 @@ def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     change = (left * right <= 0.0) & (left != right)
     if piece is not None:
         change &= piece[:-1] == piece[1:]
-    rows, columns = np.nonzero(change)
+    rows, columns = _nonzero(change)
     return rows, rolls[columns], rolls[columns + 1]
+
+
+def _nonzero(mask: np.ndarray):
+    """Return (rows, columns) of a 2-D mask's true entries, as np.nonzero (but cheaper)."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
 
 
 def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
@@ -460,7 +465,7 @@ def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     """
     size = np.abs(values)
     middle_size = size[:, 1:-1]
-    rows, columns = np.nonzero((size[:, :-2] > middle_size) & (size[:, 2:] > middle_size))
+    rows, columns = _nonzero((size[:, :-2] > middle_size) & (size[:, 2:] > middle_size))
     at = columns[:, None] + _THREE  # each dip's three samples
     triple = values[rows[:, None], at]
     kept = np.abs(np.sign(triple).sum(axis=1)) == 3.0  # (one sign, none zero)
