@@ -5,7 +5,8 @@ may change; the moved roll wants only the stretch nearest the held roll that rea
 needs only the ends between the held roll and that stretch. :func:`nearest_stretches` walks
 outward from the held roll on both sides, merged by distance, and refines a bracket of
 :func:`~two_bone_ik.solver.desktop_roll.roll_brackets` only when its zero might be the next
-end on the side walked: a bracket farther than a stretch that reaches is never refined. The
+end on the side walked: one farther from the held roll than every end of the stretches tried
+(up to the first that reaches) is never refined. The
 stretches come in the order (and with the rolls) of
 :func:`~two_bone_ik.solver.desktop_roll.stretch_trials` of the whole set.
 """
@@ -102,7 +103,7 @@ def _rolls(ends: _Ends, near: float, side: float, margin: float) -> Iterator[flo
     Its far end is refined only when the margins' fit or the middle needs it.
     """
     far = None
-    width = abs(ends.bound(near, side)[0] - near)  # (no wider than the stretch)
+    width = abs(ends.bound(near, side)[0] - near)  # (at most the stretch's width)
     for d in END_MARGINS:
         if not margin * d < 0.5 * width and far is None:
             far = ends.following(near, side, False)
