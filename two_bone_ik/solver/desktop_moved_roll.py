@@ -2,14 +2,17 @@
 
 Classes (b) and (d) of the preference order: the roll's range cut where reachability may
 change (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), the stretches tried nearest the
-held roll first. A mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
+held roll first, their ends found only as far out as the walk goes
+(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). A mixin of
+:class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 """
 
 import math
 from typing import Optional, Tuple
 
 from two_bone_ik.solver.desktop_poses import Attempt
-from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials
+from two_bone_ik.solver.desktop_roll import RollTarget
+from two_bone_ik.solver.desktop_roll_walk import nearest_stretches
 
 _TAU = 2.0 * math.pi
 
@@ -24,7 +27,8 @@ class MovedRoll:
         The roll nearest the held one at which a pose reaches the target: the roll's range
         (within half a turn of ``held``) cut where reachability may change
         (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), each stretch tried from its end
-        nearest ``held``, nearest stretches first. ``yaw_fits``: whether the yaw fits its
+        nearest ``held``, nearest stretches first (the ends beyond the first that reaches are
+        never refined). ``yaw_fits``: whether the yaw fits its
         limits at the held roll (if not and no roll brings it to a limit, none can help).
         """
         if not self._roll_may_reach(x, y, z, back):
@@ -37,10 +41,10 @@ class MovedRoll:
         hu, hn = self._horizontal(x, y, z)
         o, w = self.arm.origin, self.arm.up
         dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
-        ends = roll_ends(self._roll_geometry, RollTarget(float(hu), float(hn), float(dv), back),
-                         low, high)
+        target = RollTarget(float(hu), float(hn), float(dv), back)
         fallback = None  # the first exact pose the quick correction gave up on
-        for trials in stretch_trials(ends, held, self._roll_margin):
+        for trials in nearest_stretches(self._roll_geometry, target, low, high, held,
+                                        self._roll_margin):
             for roll in trials:
                 attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
                                         back)

@@ -29,7 +29,7 @@ opens it.
 """
 
 import math
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -57,6 +57,8 @@ END_MARGINS = (1.0, 10.0, 100.0, 1e3, 1e4)
 EDGE_SAMPLES = (1e-6, 1e-4, 1e-3, 1e-2, 1e-1)
 
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
+_THREE = np.arange(3)
+_EDGES = np.concatenate((EDGE_SAMPLES, np.negative(EDGE_SAMPLES)))  # (as fractions)
 _TAU = 2.0 * math.pi
 
 
@@ -138,19 +140,20 @@ class RollGeometry:
         u = np.sqrt(target.hu * target.hu + target.hn * target.hn - lateral * lateral)
         du = (-u if target.back else u) - self.shoulder[0]
         dv = target.dv
+        count = len(self.circles)
+        cosine, base = np.empty((self.equations, len(roll))), np.empty((self.equations, len(roll)))
         pu, pv = du - self._circle_u, dv - self._circle_v
         p2 = pu * pu + pv * pv
-        cosine = (p2 - self._circle_r2 + l3 * l3) / (2.0 * l3 * np.sqrt(p2))
-        base = np.arctan2(pv, pu)
+        np.divide(p2 - self._circle_r2 + l3 * l3, 2.0 * l3 * np.sqrt(p2), out=cosine[:count])
+        np.arctan2(pv, pu, out=base[:count])
         if self.pitch_rows:
             kappa = (np.arctan2(tv, tu) - self.zero_sum) + self.pitch_angles[:, None]
             mu_u, mu_v = l3 + self.l2 * np.cos(kappa), -self.l2 * np.sin(kappa)
             m2 = mu_u * mu_u + mu_v * mu_v
             d2 = du * du + dv * dv
-            pitch = (d2 - self.l1 * self.l1 + m2) / (2.0 * np.sqrt(m2 * d2))
-            cosine = np.concatenate((cosine, pitch))
-            base = np.concatenate((base, np.arctan2(dv, du) - np.arctan2(mu_v, mu_u)))
-        cosine[~np.isfinite(cosine)] = np.nan
+            np.divide(d2 - self.l1 * self.l1 + m2, 2.0 * np.sqrt(m2 * d2), out=cosine[count:])
+            np.subtract(np.arctan2(dv, du), np.arctan2(mu_v, mu_u), out=base[count:])
+        cosine[np.isinf(cosine)] = np.nan
         return cosine, base
 
     def functions(self, target: RollTarget, roll: np.ndarray) -> np.ndarray:
@@ -160,17 +163,36 @@ class RollGeometry:
         equations and root s of j, ``cosine_k - cos(phi_js - base_k)`` (``phi_j0``,
         ``phi_j1`` the roots of equation j; NaN where it has none): the root on equation k.
         """
-        first, second, sign = self.pairs
         with np.errstate(divide='ignore', invalid='ignore'):
             cosine, base = self._cosines(target, np.asarray(roll, dtype=float))
-            k, count = cosine.shape
-            out = np.empty((2 * k + len(first), count))
-            out[0:2 * k:2] = cosine - 1.0
-            out[1:2 * k:2] = cosine + 1.0
-            spread = np.arccos(np.where(np.abs(cosine) <= 1.0, cosine, np.nan))
-            phi = base[first] + sign[:, None] * spread[first]
-            np.subtract(cosine[second], np.cos(phi - base[second]), out=out[2 * k:])
+            return np.concatenate((self.tangencies(cosine), self.corners(cosine, base, False)[1]))
+
+    @staticmethod
+    def tangencies(cosine: np.ndarray) -> np.ndarray:
+        """Return the tangency rows of :meth:`functions` from :meth:`cosines`' ``cosine``."""
+        k, count = cosine.shape
+        out = np.empty((2 * k, count))
+        np.subtract(cosine, 1.0, out=out[0::2])
+        np.add(cosine, 1.0, out=out[1::2])
         return out
+
+    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool):
+        """(rows, values): corner rows of :meth:`functions` from :meth:`cosines`' arrays.
+
+        ``rows``: their rows' numbers in :meth:`functions`; with ``skip``, only the rows whose
+        first equation has a root at some roll (the others are NaN throughout). Call it with
+        numpy's invalid-value warnings off.
+        """
+        first, second, sign = self.pairs
+        has = np.abs(cosine) <= 1.0
+        spread = np.arccos(np.where(has, cosine, np.nan))
+        if skip:
+            kept = np.flatnonzero(has.any(axis=1)[first])
+            first, second, sign = first[kept], second[kept], sign[kept]
+        else:
+            kept = np.arange(len(first))
+        phi = base[first] + sign[:, None] * spread[first]
+        return kept + 2 * len(cosine), cosine[second] - np.cos(phi - base[second])
 
     @staticmethod
     def _pairs(k: int):
@@ -253,10 +275,31 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
               ) -> List[float]:
     """Return every roll in [low, high] (rad) where reachability may change, sorted.
 
-    ``low`` and ``high`` are among them. See the module docstring.
+    ``low`` and ``high`` are among them. See the module docstring. Every bracket refined: the
+    moved roll refines only those between the held roll and the first stretch that reaches
+    (:mod:`~two_bone_ik.solver.desktop_roll_walk`); this is the whole set, for checking it.
+    """
+    ends, pending = roll_brackets(geometry, target, low, high)
+    while pending:
+        zeros, more = resolve(geometry, target, pending.pop())
+        ends.extend(zeros)
+        pending.extend(more)
+    return sorted(set(ends))
+
+
+def roll_brackets(geometry: RollGeometry, target: RollTarget, low: float, high: float):
+    """Return (ends, pending): the rolls where reachability may change, found or bracketed.
+
+    ``ends`` (rad, unsorted, maybe repeated): ``low``, ``high``, the closed forms and the
+    tangencies, exactly. ``pending``: a list of ``(start, end, row, side)``, each holding the
+    other rolls (zeros of the corner functions) still to find in [start, end] (rad): a sign
+    change of row ``row`` of :meth:`RollGeometry.functions` (``side`` 0) or a sampled extremum
+    of it on side ``side`` (+1 or -1) of zero that may dip through it; :func:`resolve` finds
+    them. The zeros of all of them and ``ends`` are :func:`roll_ends`.
     """
     facing = _in_window(geometry.closed_form_ends(target, False), low, high)
     ends = [low, high] + facing + _in_window(geometry.closed_form_ends(target, True), low, high)
+    pending = []
     if geometry.equations and high > low:
         cuts = sorted({low, high, *facing})
         pieces = []
@@ -267,8 +310,27 @@ def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: floa
                     target.hu ** 2 + target.hn ** 2 >= lateral * lateral:
                 pieces.append((start, end))
         if pieces:
-            ends.extend(_function_zeros(geometry, target, pieces))
-    return sorted(set(ends))
+            zeros, pending = _function_zeros(geometry, target, pieces)
+            ends.extend(zeros)
+    return ends, pending
+
+
+def resolve(geometry: RollGeometry, target: RollTarget, item) -> Tuple[List[float], list]:
+    """Return (zeros, pending) of one pending item of :func:`roll_brackets`.
+
+    A sign change: its zero refined (none if the function is undefined at a side). A sampled
+    extremum: located by golden section; where it crosses zero, its two sides as sign changes
+    (pending), else nothing.
+    """
+    start, end, row, side = item
+    function = geometry.function
+    if not side:
+        zero = _refine(function, target, row, start, end)
+        return ([] if zero is None else [zero]), []
+    extremum = _golden_minimum(lambda r: side * function(target, r, row), start, end)
+    if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
+        return [], [(start, extremum, row, 0), (extremum, end, row, 0)]
+    return [], []
 
 
 def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
@@ -280,132 +342,149 @@ def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     return out
 
 
-def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces) -> List[float]:
-    """Every zero of the tangency and corner functions in the pieces (start, end), rad.
+def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
+    """(zeros, pending): the tangency functions' zeros (rad), the corner functions' brackets.
 
     Each piece is a stretch where the yaw faces the target: its functions are defined on it
     (they change like a square root near its ends, where the target meets the yaw's reach
     sideways: the samples crowd toward the ends there). The tangencies first: a corner
     function is defined only where its equation has roots, i.e. up to a tangency, where it
-    too changes like a square root; the corners' samples crowd toward the tangencies. All
-    pieces are sampled at once; no bracket spans two.
+    too changes like a square root; the corners' samples crowd toward the tangencies (so
+    those are found first, every one). All pieces are sampled at once; no bracket spans two.
+    The corners' brackets are left to refine (:func:`roll_brackets`).
     """
     samples, steps = [], []
     for low, high in pieces:
         count = max(8, int(math.ceil((high - low) / _TAU * SAMPLES_PER_TURN))) + 1
-        samples.append(_crowded(np.linspace(low + PRECISION, high - PRECISION, count),
-                                (low, high), high - low, low, high))
+        start, stop = low + PRECISION, high - PRECISION
+        even = np.arange(count) * ((stop - start) / (count - 1)) + start  # (np.linspace's)
+        even[-1] = stop
+        samples.append(_crowded(even, (low, high), high - low, low, high))
         steps.append((high - low) / count)
     rolls = np.concatenate(samples)
-    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples])
-    values = geometry.functions(target, rolls)
+    piece = np.repeat(np.arange(len(pieces)), [len(v) for v in samples]) \
+        if len(pieces) > 1 else None
     tangencies = 2 * geometry.equations
-    zeros = _zeros_of(geometry, target, values[:tangencies], rolls, piece, 0)
-    corners = values[tangencies:]
-    if zeros:
-        extra, extra_piece = [], []
-        for index, (low, high) in enumerate(pieces):
-            inside = [z for z in zeros if low < z < high]
-            if inside:
-                extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
-                extra_piece.append(np.full(len(extra[-1]), index))
-        extra_rolls = np.concatenate(extra)
-        order = np.lexsort((np.concatenate((rolls, extra_rolls)),
-                            np.concatenate((piece, *extra_piece))))
-        rolls = np.concatenate((rolls, extra_rolls))[order]
-        piece = np.concatenate((piece, *extra_piece))[order]
-        corners = np.concatenate(
-            (corners, geometry.functions(target, extra_rolls)[tangencies:]), axis=1)[:, order]
-    return zeros + _zeros_of(geometry, target, corners, rolls, piece, tangencies)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        cosine, base = geometry._cosines(target, rolls)
+        rows, corners = geometry.corners(cosine, base, True)
+        # All rows bracketed at once; the corners' brackets stand if no tangency has a zero
+        # (else their samples crowd toward the zeros, and they are bracketed anew).
+        items = _brackets(np.concatenate((geometry.tangencies(cosine), corners)), rolls, piece,
+                          list(range(tangencies)) + rows.tolist())
+        zeros, pending = [], [item for item in items if item[2] < tangencies]
+        while pending:
+            found, more = resolve(geometry, target, pending.pop())
+            zeros.extend(found)
+            pending.extend(more)
+        if not zeros:
+            return zeros, [item for item in items if item[2] >= tangencies]
+        rolls, piece, cosine, base = _with_extra(geometry, target, zeros, pieces, steps,
+                                                 (rolls, piece, cosine, base))
+        rows, corners = geometry.corners(cosine, base, True)
+        return zeros, _brackets(corners, rolls, piece, rows.tolist())
+
+
+def _with_extra(geometry, target, zeros, pieces, steps, sampled):
+    """Return ``sampled`` (rolls, piece, cosine, base) with samples crowding to ``zeros``.
+
+    Call it with numpy's warnings off.
+    """
+    rolls, piece, cosine, base = sampled
+    extra, extra_piece = [], []
+    for index, (low, high) in enumerate(pieces):
+        inside = [z for z in zeros if low < z < high]
+        if inside:
+            extra.append(_crowded(np.empty(0), inside, steps[index], low, high))
+            extra_piece.append(np.full(len(extra[-1]), index))
+    extra_rolls = np.concatenate(extra)
+    extra_cosine, extra_base = geometry._cosines(target, extra_rolls)
+    rolls = np.concatenate((rolls, extra_rolls))
+    if piece is None:
+        order = np.argsort(rolls, kind='stable')
+    else:
+        piece = np.concatenate((piece, *extra_piece))
+        order = np.lexsort((rolls, piece))
+        piece = piece[order]
+    cosine = np.concatenate((cosine, extra_cosine), axis=1)[:, order]
+    return rolls[order], piece, cosine, np.concatenate((base, extra_base), axis=1)[:, order]
 
 
 def _crowded(rolls: np.ndarray, centres, scale: float, low: float, high: float) -> np.ndarray:
     """Return ``rolls`` with samples crowding toward each centre from both sides, sorted."""
-    offsets = np.array(EDGE_SAMPLES) * scale
-    extra = (np.asarray(centres, dtype=float)[:, None] + np.concatenate((offsets, -offsets))
-             ).ravel()
+    extra = (np.asarray(centres, dtype=float)[:, None] + _EDGES * scale).ravel()
     extra = extra[(extra > low + PRECISION) & (extra < high - PRECISION)]
     return np.sort(np.concatenate((rolls, extra)))
 
 
-def _zeros_of(geometry, target, values, rolls, piece, first_row: int) -> List[float]:
-    """Every zero (rad) of the functions sampled in ``values`` (rows from ``first_row``).
+def _brackets(values, rolls, piece, names) -> list:
+    """Return the pending items (:func:`roll_brackets`) of the functions sampled in ``values``.
 
-    ``piece``: each sample's piece; brackets stay within one.
+    ``values``: rows of :meth:`RollGeometry.functions` at ``rolls``, numbered ``names``
+    (None: 0, 1, ...); ``piece``: each sample's piece (brackets stay within one), or None
+    for one piece. A row that is NaN throughout has none. Call it with numpy's warnings off.
     """
-    kept = np.flatnonzero(~np.isnan(values).all(axis=1))  # (a corner never defined: none)
-    values = values[kept]
     rows, starts, ends = _sign_changes(values, rolls, piece)
-    more = _extremum_brackets(geometry, target, values, rolls, piece, kept + first_row)
-    rows = np.concatenate((kept[rows] + first_row, more[0]))
-    starts, ends = np.concatenate((starts, more[1])), np.concatenate((ends, more[2]))
-    if not rows.size:
-        return []
-    return _refine(geometry, target, rows, starts, ends)
+    if names is None:
+        names = range(len(values))
+    items = [(start, end, names[row], 0) for row, start, end in
+             zip(rows.tolist(), starts.tolist(), ends.tolist())]
+    rows, columns = _dips(values, rolls, piece)
+    if rows.size:
+        sides = np.sign(values[rows, columns + 1]).tolist()
+        items.extend((float(rolls[column]), float(rolls[column + 2]), names[row], side)
+                     for row, column, side in zip(rows.tolist(), columns.tolist(), sides))
+    return items
 
 
 def _sign_changes(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
-    """Brackets (row, start, end) where a function changes sign between two samples."""
+    """Brackets (row, start, end) where a function changes sign between two samples.
+
+    Call it with numpy's invalid-value warnings off.
+    """
     left, right = values[:, :-1], values[:, 1:]
-    with np.errstate(invalid='ignore'):
-        change = (left * right <= 0.0) & (left != right) & (piece[:-1] == piece[1:])
-    rows, columns = np.nonzero(change)
+    change = (left * right <= 0.0) & (left != right)
+    if piece is not None:
+        change &= piece[:-1] == piece[1:]
+    rows, columns = _nonzero(change)
     return rows, rolls[columns], rolls[columns + 1]
 
 
-def _extremum_brackets(geometry, target, values, rolls, piece, row_names: np.ndarray):
-    """Brackets of the zero pairs a function's sampled extremum may hide.
-
-    ``row_names``: the function (row of :meth:`RollGeometry.functions`) of each row of
-    ``values``. A sample below both neighbours (of |f|, the function keeping its sign) whose
-    parabola's vertex is at or past zero, or within twice the dip of it, is refined by golden
-    section; where the extremum crosses zero, its two sides are brackets.
-    """
-    rows, columns = _dips(values, rolls, piece)
-    if not rows.size:
-        return rows, np.empty(0), np.empty(0)
-    sides = np.sign(values[rows, columns + 1]).tolist()
-    out = ([], [], [])
-    function = geometry.function
-    for row, column, side in zip(rows.tolist(), columns.tolist(), sides):
-        row = int(row_names[row])
-        low, high = float(rolls[column]), float(rolls[column + 2])
-        extremum = _golden_minimum(lambda r: side * function(target, r, row), low, high)
-        if side * function(target, extremum, row) <= 0.0:  # it crosses zero: two zeros
-            out[0].extend((row, row))
-            out[1].extend((low, extremum))
-            out[2].extend((extremum, high))
-    return np.array(out[0], dtype=int), np.array(out[1]), np.array(out[2])
+def _nonzero(mask: np.ndarray):
+    """Return (rows, columns) of a 2-D mask's true entries, as np.nonzero (but cheaper)."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
 
 
 def _dips(values: np.ndarray, rolls: np.ndarray, piece: np.ndarray):
     """(row, column) of the samples (column + 1) below both neighbours that may hide zeros.
 
     A sample below both neighbours (of |f|, all three of one sign and within one piece)
-    whose parabola's vertex is at or past zero, or within twice the dip of it. The
-    neighbours are compared on the whole array, the rest on those few samples only.
+    whose parabola's vertex is at or past zero, or within twice the dip of it (:func:`resolve`
+    finds the extremum). The neighbours are compared on the whole array, the rest on those
+    few samples only. Call it with numpy's warnings off.
     """
     size = np.abs(values)
-    with np.errstate(invalid='ignore'):
-        dip = (size[:, :-2] > size[:, 1:-1]) & (size[:, 2:] > size[:, 1:-1])
-    rows, columns = np.nonzero(dip)
-    left, middle, right = (values[rows, columns + k] for k in range(3))
-    positive = middle > 0.0
-    kept = ((left > 0.0) == positive) & ((right > 0.0) == positive) & (middle != 0.0) & (
-        piece[columns] == piece[columns + 2])
+    middle_size = size[:, 1:-1]
+    rows, columns = _nonzero((size[:, :-2] > middle_size) & (size[:, 2:] > middle_size))
+    at = columns[:, None] + _THREE  # each dip's three samples
+    triple = values[rows[:, None], at]
+    kept = np.abs(np.sign(triple).sum(axis=1)) == 3.0  # (one sign, none zero)
+    if piece is not None:
+        kept &= piece[columns] == piece[columns + 2]
     if not kept.all():
-        rows, columns = rows[kept], columns[kept]
-        left, middle, right = left[kept], middle[kept], right[kept]
+        rows, columns, at, triple = rows[kept], columns[kept], at[kept], triple[kept]
     if not rows.size:
         return rows, columns
     # The parabola through the three samples: its slope and half curvature at the middle.
-    x0, x1, x2 = (rolls[columns + k] for k in range(3))
-    d1, d2 = (middle - left) / (x1 - x0), (right - middle) / (x2 - x1)
-    half = (d2 - d1) / (x2 - x0)
-    slope = (d1 * (x2 - x1) + d2 * (x1 - x0)) / (x2 - x0)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
-        near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
+    x = rolls[at]
+    dx = x[:, 1:] - x[:, :-1]
+    d = (triple[:, 1:] - triple[:, :-1]) / dx
+    span = x[:, 2] - x[:, 0]
+    half = (d[:, 1] - d[:, 0]) / span
+    slope = (d[:, 0] * dx[:, 1] + d[:, 1] * dx[:, 0]) / span
+    middle = triple[:, 1]
+    vertex = middle - slope * slope / (4.0 * np.where(half != 0.0, half, 1.0))
+    near = np.sign(middle) * vertex <= 2.0 * np.abs(middle - vertex)
     return rows[near], columns[near]
 
 
@@ -430,52 +509,60 @@ def _golden_minimum(function, low: float, high: float) -> float:
     return 0.5 * (low + high)
 
 
-def _refine(geometry, target, rows, start, end) -> List[float]:
-    """Shrink each bracket (a sign change) to a zero, rad: Illinois false position."""
-    zeros = []
-    function = geometry.function
-    for row, a, b in zip(rows.tolist(), start.tolist(), end.tolist()):
-        fa, fb = function(target, a, row), function(target, b, row)
-        if not (math.isfinite(fa) and math.isfinite(fb)):
-            continue
-        kept = 0
-        for _ in range(REFINE_STEPS):
-            if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
-                break
-            guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
-            if not a < guess < b:
-                guess = 0.5 * (a + b)
-            value = function(target, guess, row)
-            if not math.isfinite(value):
-                break
-            if (value < 0.0) == (fa < 0.0):
-                a, fa = guess, value
-                fb, kept = (0.5 * fb if kept == 1 else fb), 1
-            else:
-                b, fb = guess, value
-                fa, kept = (0.5 * fa if kept == -1 else fa), -1
-        zeros.append(a if abs(fa) <= abs(fb) else b)
-    return zeros
+def _refine(function, target, row: int, a: float, b: float) -> Optional[float]:
+    """Shrink a bracket (a sign change of row ``row``) to its zero, rad: Illinois false position.
+
+    None if the function is undefined at a side.
+    """
+    fa, fb = function(target, a, row), function(target, b, row)
+    if not (math.isfinite(fa) and math.isfinite(fb)):
+        return None
+    kept = 0
+    for _ in range(REFINE_STEPS):
+        if b - a <= PRECISION or fa == 0.0 or fb == 0.0:
+            break
+        guess = (a * fb - b * fa) / (fb - fa) if fb != fa else a
+        if not a < guess < b:
+            guess = 0.5 * (a + b)
+        value = function(target, guess, row)
+        if not math.isfinite(value):
+            break
+        if (value < 0.0) == (fa < 0.0):
+            a, fa = guess, value
+            fb, kept = (0.5 * fb if kept == 1 else fb), 1
+        else:
+            b, fb = guess, value
+            fa, kept = (0.5 * fa if kept == -1 else fa), -1
+    return a if abs(fa) <= abs(fb) else b
 
 
 def stretch_trials(ends: Sequence[float], held: float, margin: float = 1e-6
                    ) -> List[Tuple[float, ...]]:
     """Per stretch between ends not holding ``held``, nearest it first: the rolls to solve.
 
-    :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
-    (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
-    which rounding or the correction for a URDF's rounding could push out), then its middle:
-    reachability is the same all along a stretch.
+    Each stretch's :func:`trials`. Ties of distance: the stretch below ``held`` first.
     """
     stretches = []
     for start, end in zip(ends, ends[1:]):
         if end <= start or start < held < end:
             continue
-        near, far = (start, end) if held <= start else (end, start)
-        width = abs(far - near)
-        step = math.copysign(1.0, far - near)
-        trials = [near + step * margin * d for d in END_MARGINS if margin * d < 0.5 * width]
-        trials.append(0.5 * (start + end))
-        stretches.append((abs(near - held), tuple(trials)))
+        near = start if held <= start else end
+        stretches.append((abs(near - held), trials(start, end, held, margin)))
     stretches.sort(key=lambda item: item[0])
-    return [trials for _, trials in stretches]
+    return [rolls for _, rolls in stretches]
+
+
+def trials(start: float, end: float, held: float, margin: float) -> Tuple[float, ...]:
+    """Return the rolls to solve in the stretch [start, end] (rad) not holding ``held``.
+
+    :data:`END_MARGINS` x ``margin`` (rad) inside the stretch's end nearest ``held``, in turn
+    (at the end itself the feasible pitches pinch to a point: a pose on two boundaries at once,
+    which rounding or the correction for a URDF's rounding could push out), then its middle:
+    reachability is the same all along a stretch.
+    """
+    near, far = (start, end) if held <= start else (end, start)
+    width = abs(far - near)
+    step = math.copysign(1.0, far - near)
+    rolls = [near + step * margin * d for d in END_MARGINS if margin * d < 0.5 * width]
+    rolls.append(0.5 * (start + end))
+    return tuple(rolls)
