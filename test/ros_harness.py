@@ -353,6 +353,11 @@ class NodeProcess:
         self.send_signal(signal.SIGINT)
         return self.wait(timeout)
 
+    def assert_ctrl_c_exits_0(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Send SIGINT (Ctrl-C); fail with the exit code and the output unless it exits 0."""
+        code = self.interrupt(timeout)
+        assert code == 0, f'exit code {code} on SIGINT, not 0\n{self.output()}'
+
     def stop(self, timeout: float = DEFAULT_TIMEOUT) -> Optional[int]:
         """Stop it: SIGINT, then SIGKILL after ``timeout`` s. Return the exit code."""
         if self.process is None:

@@ -167,18 +167,20 @@ def test_spin_ends_when_the_context_shuts_down_without_waking_it(domain):
         _tear_down(context, executor, node)
 
 
-def _spin_through_a_ctrl_c(executor, on_sigint, rescue) -> bool:
+def _spin_through_a_ctrl_c(executor, on_sigint, rescue, send=True) -> bool:
     """Run node_runner's spin here while a helper thread sends a SIGINT after 0.3 s.
 
     Here is the main thread, as run_node spins. ``on_sigint`` is Python's handler meanwhile.
-    ``rescue`` is called if the spin has not ended 10 s after the signal, so that a spin that
-    missed it fails its test instead of hanging it. Return whether the rescue was needed.
+    ``rescue`` is called if the spin has not ended 10 s after the signal (``send`` False: the
+    test sends it, 10.3 s after the spin began), so that a spin that missed it fails its test
+    instead of hanging it. Return whether the rescue was needed.
     """
     stopped, rescued = threading.Event(), threading.Event()
 
     def interrupt_then_rescue():
         time.sleep(0.3)
-        os.kill(os.getpid(), signal.SIGINT)
+        if send:
+            os.kill(os.getpid(), signal.SIGINT)
         if not stopped.wait(10.0):
             rescued.set()
             rescue()
@@ -227,10 +229,51 @@ def test_a_ctrl_c_shutting_the_context_down_meanwhile_is_no_error(domain, monkey
             context.handle.shutdown()  # the watcher's, after it saw the context still ok
     monkeypatch.setattr(context, 'try_shutdown', shut_down_twice)
     try:
-        # A watcher that died never wakes the spin: the rescue does, and the test fails.
+        # The error would end the spin here (the shutdown is the spin's task now), or, in a
+        # watcher that died, leave the spin to the rescue: either fails the test.
         _spin_through_a_ctrl_c(executor, lambda signum, frame: None, executor.wake)
         assert not context.ok()
         assert [hook_args.exc_value for hook_args in raised] == []
+    finally:
+        monkeypatch.undo()
+        _tear_down(context, executor, node)
+
+
+def test_a_ctrl_c_in_a_callback_shuts_down_after_it_in_the_spin(domain, monkeypatch):
+    # Seen on Kilted, whose Context.try_shutdown destroys the context's nodes: the watcher
+    # thread's shutdown on a Ctrl-C closed the servo node's port while its state timer was
+    # writing to it, in the spinning thread (a TypeError from pyserial, exit code 1). Here a
+    # callback takes a Ctrl-C and waits until the watcher has acted on it: shutting the
+    # context down, or handing that to the spinning thread.
+    context, executor, node = _in_new_context('spin_sigint_callback')
+    acted, in_callback, shutdowns = threading.Event(), threading.Event(), []
+    shut_down, create_task = context.try_shutdown, executor.create_task
+
+    def recorded_shutdown():
+        shutdowns.append((threading.current_thread().name, in_callback.is_set()))
+        acted.set()
+        shut_down()
+
+    def recorded_task(*args, **kwargs):
+        task = create_task(*args, **kwargs)
+        acted.set()
+        return task
+    monkeypatch.setattr(context, 'try_shutdown', recorded_shutdown)
+    monkeypatch.setattr(executor, 'create_task', recorded_task)
+
+    def callback():
+        timer.cancel()
+        in_callback.set()
+        os.kill(os.getpid(), signal.SIGINT)
+        acted.wait(10.0)
+        in_callback.clear()
+    timer = node.create_timer(0.01, callback)
+    try:
+        rescued = _spin_through_a_ctrl_c(executor, lambda signum, frame: None, shut_down,
+                                         send=False)
+        assert acted.is_set() and not rescued
+        assert shutdowns == [(threading.main_thread().name, False)]
+        assert not context.ok()
     finally:
         monkeypatch.undo()
         _tear_down(context, executor, node)

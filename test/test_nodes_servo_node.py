@@ -196,7 +196,7 @@ def test_ctrl_c_releases_the_port_and_leaves_quietly(tmp_path):
     with running_driver(tmp_path, claim_domain_id(), 'ctrl_c_probe') as driver:
         with pytest.raises(serial.SerialException, match='Could not exclusively lock port'):
             serial.Serial(str(driver.device.path), exclusive=True)
-        assert driver.node.interrupt() == 0
+        driver.node.assert_ctrl_c_exits_0()
         assert 'Traceback' not in driver.node.stderr, driver.node.output()
         serial.Serial(str(driver.device.path), exclusive=True).close()
 
@@ -231,7 +231,7 @@ def test_dynamixel_torque_off_on_exit(tmp_path):
         pub.publish(command(['shoulder'], [0.5]))
         goal = 2048 + round(0.5 * 4096 / 2 / math.pi)
         device.wait_for(lambda: device.get(1, 'goal') == goal, what='the goal')
-        assert node.interrupt() == 0
+        node.assert_ctrl_c_exits_0()
         assert device.get(1, 'torque') == 0
         assert 'Traceback' not in node.stderr
 

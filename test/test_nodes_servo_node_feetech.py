@@ -98,7 +98,7 @@ def test_five_servos_over_dds(tmp_path):
             assert list(state.name) == ['shoulder_pan', 'shoulder_lift', 'elbow_flex', 'gripper']
             device.silent.clear()
             states.wait_for(lambda m: len(m.name) == 5, start=len(states))
-            assert node.interrupt() == 0
+            node.assert_ctrl_c_exits_0()
         device.wait_for(lambda: all(device.get(i, 'torque') == 0 for i in START),
                         what='torque off on exit')
         assert 'Traceback' not in node.stderr

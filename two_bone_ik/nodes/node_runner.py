@@ -92,9 +92,11 @@ def _spin(executor) -> None:
     the node running (about one start in fifteen), and one in a dozen Ctrl-Cs while spinning
     left the context running (seen on Kilted in a sim node's test). A watcher thread hears
     every SIGINT through Python's wake-up fd (rclpy's handler chains to Python's, which writes
-    it from whichever thread took the signal), shuts the context down itself, and wakes the
-    spin; it looks at the context at least every SHUTDOWN_POLL s too. (A thread, not a spin
-    with a timeout: for that rclpy builds a timer on every wake-up.)
+    it from whichever thread took the signal) and hands the spin a task that shuts the context
+    down; it looks at the context at least every SHUTDOWN_POLL s too. (A thread, not a spin
+    with a timeout: for that rclpy builds a timer on every wake-up.) The shutdown is the spin's
+    task, run between callbacks, because on Kilted it destroys the context's nodes: from the
+    watcher it closed the servo node's port under its state timer's write (exit code 1).
     """
     context = executor.context
     heard, wakeup = socket.socketpair()
@@ -108,7 +110,7 @@ def _spin(executor) -> None:
         while not stopped.is_set():
             if select.select([heard], [], [], SHUTDOWN_POLL)[0] and \
                     signal.SIGINT in _signals_heard(heard):
-                _shut_down(context)
+                executor.create_task(_shut_down, context)  # (create_task wakes the spin)
             if not context.ok():
                 executor.wake()
                 return
