@@ -225,7 +225,7 @@ def test_params_file_limits_and_override_then_clean_ctrl_c(tmp_path, own_domain)
         p = tip.pose.position
         np.testing.assert_allclose((p.x, p.y, p.z), expected, atol=1e-9)
         assert tip.header.frame_id == 'servo_base'
-        assert node.interrupt() == 0
+        node.assert_ctrl_c_exits_0()
     assert 'Traceback' not in node.stderr, node.output()
 
 
@@ -596,7 +596,7 @@ def test_a_five_joint_arm_and_its_gripper_through_every_input(tmp_path, own_doma
         arm.probe.publish_until(commands, Float64MultiArray(data=[0.0, 0.0]),
                                 lambda: warning in node.stderr, what=warning)
         arm.alive()
-        assert node.interrupt() == 0
+        node.assert_ctrl_c_exits_0()
     assert 'Traceback' not in node.stderr, node.output()
 
 
@@ -659,7 +659,7 @@ def test_a_desktop_arm_from_the_ik_nodes_parameters(tmp_path, own_domain):
         # The parameters' limits hold: beyond them, the arm stops on them.
         arm.send(['turn', 'twist'], [3.5, -3.5])
         arm.wait_at((2.8, 0.5, 1.2, -1.0, -2.9))
-        assert node.interrupt() == 0
+        node.assert_ctrl_c_exits_0()
     assert 'Traceback' not in node.stderr, node.output()
 
 

@@ -122,7 +122,7 @@ def test_the_camera_shows_the_arm_and_marks_the_target_where_camera_info_project
         except ImportError:
             expected = False
         assert ('/tf_static' in probe.topic_types()) == expected
-        assert node.interrupt() == 0, node.output()
+        node.assert_ctrl_c_exits_0()
     assert "camera: 'front_side' 200x150 at 20 Hz (egl) on camera/image_raw" in node.stderr
 
 
@@ -135,7 +135,7 @@ def test_without_a_display_the_viewer_says_so_once_and_the_sim_runs_on(
                    processes={'sim': node})
         count = len(states.wait_for_count(1))
         states.wait_for_count(count + 20)
-        assert node.interrupt() == 0, node.output()
+        node.assert_ctrl_c_exits_0()
     lines = [line for line in node.stderr.splitlines() if 'viewer:' in line]
     assert len(lines) == 1 and '[WARN]' in lines[0], node.output()
     assert lines[0].endswith('viewer: no display (DISPLAY and WAYLAND_DISPLAY are not set); '
@@ -167,7 +167,7 @@ def test_the_window_shows_the_arm_follow_and_closing_it_leaves_the_sim_running(
         states.wait_for_count(count + 20)  # the sim runs on
         commands.publish(_command((0.2, 0.3)))
         states.wait_for(_at((0.2, 0.3)), start=count, timeout=20)
-        assert node.interrupt() == 0, node.output()
+        node.assert_ctrl_c_exits_0()
     assert 'Traceback' not in node.stderr + node.stdout, node.output()
 
 
@@ -195,5 +195,5 @@ def test_with_neither_nothing_renders_and_nothing_more_is_in_the_graph(
         assert not [t for t in topics if t.startswith('/plain/camera')], topics
         assert '/plain/joint_commands' in topics  # the graph is seen
         assert probe.node.count_subscribers('/plain/target_pose') == 0
-        assert node.interrupt() == 0, node.output()
+        node.assert_ctrl_c_exits_0()
     assert 'viewer' not in node.stderr and 'camera:' not in node.stderr, node.output()
