@@ -19,6 +19,7 @@ from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.chain_kinematics import rotation_about
 from two_bone_ik.solver.desktop import DesktopSolver, DesktopStatus, ON_TARGET
+from two_bone_ik.solver.desktop_pitch import BoundaryRoots
 from urdf_arms import (
     DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, random_readings, reaches_forward)
 
@@ -245,6 +246,30 @@ def test_pitch_is_the_feasible_one_nearest_the_wanted(shape, seed):
             # would show up as a sample next to the boundary, which the solver would find).
             assert not feasible.any(), (sol, phi[feasible][:3])
         assert step < 1e-4
+
+
+def test_dropping_the_circles_the_elbow_cannot_hold_changes_no_answer():
+    # The solver leaves out the reach circles whose elbow angle (straight, folded) is outside
+    # the elbow's limits: the answers are those with every circle, bit for bit.
+    dropped = 0
+    for seed, shape in enumerate(('yaw + pair + pitch', 'yaw + pair + pitch + roll') * 3):
+        rng = np.random.default_rng(700 + seed)
+        arm = random_desktop_arm(rng, shape)
+        geometry = _geometry(arm)
+        solver, every = DesktopSolver(geometry.model), DesktopSolver(geometry.model)
+        every._roots = BoundaryRoots(*geometry.model.link_lengths, every._circles,
+                                     every._circle_joints, every._pitch_angles)
+        every._held_terms = every._boundary_terms()
+        dropped += len(every._roots.held()) - len(solver._roots.held())
+        for _ in range(40):
+            target = np.array(geometry.tool_position(_readings(rng, arm.limits)))
+            if rng.integers(0, 2):
+                target = target + rng.normal(size=3) * 0.03
+            previous = None if rng.integers(0, 2) else _readings(rng, arm.limits)
+            wanted = float(rng.uniform(-math.pi, math.pi))
+            assert repr(solver.solve(*target, previous, wanted)) == repr(
+                every.solve(*target, previous, wanted))
+    assert dropped > 0
 
 
 # -- named cases on an arm with round numbers ----------------------------------------------

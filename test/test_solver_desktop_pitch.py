@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from two_bone_ik.solver.desktop_pitch import (
-    BoundaryRoots, limit_circle_joints, limit_circles, PITCH, pitch_boundaries,
+    BoundaryRoots, ELBOW, limit_circle_joints, limit_circles, PITCH, pitch_boundaries,
     pitch_boundaries_array, pitch_limit_angles)
 
 
@@ -87,3 +87,34 @@ def test_held_lists_what_every_boundary_holds_once():
     roots = BoundaryRoots(l1, l2, circles, joints, angles)
     for du, dv in rng.uniform(-0.35, 0.35, (50, 2)):
         assert {what for _, _, what in roots.sorted_roots(du, dv, l3, beta, 0.0)} <= set(held)
+
+
+@pytest.mark.parametrize('elbow, dropped', [
+    ((-3.0, 0.4), {(ELBOW, math.pi)}),            # stretches, cannot fold
+    ((-0.4, 3.0), {(ELBOW, math.pi)}),
+    ((0.3, 2.0), {(ELBOW, 0.0), (ELBOW, math.pi)}),  # neither
+    ((-3.0, 3.2), set()),                         # folds at +pi
+    ((-3.2, -1.0), {(ELBOW, 0.0)}),               # folds at -pi, the same pose
+    ((3.0, 7.0), set()),                          # a whole turn of 0 is inside
+])
+def test_elbow_limits_drop_only_the_circles_the_elbow_cannot_hold(elbow, dropped):
+    # With the elbow's limits, a reach circle holding the elbow at an angle no whole turn of
+    # which fits is dropped (no pose on it fits); every other boundary and its roots stay.
+    l1, l2, l3, beta = 0.12, 0.14, 0.1, 0.3
+    shoulder, pitch = (-0.4, 3.0), (-1.6, 1.6)
+    circles = limit_circles(l1, l2, shoulder, elbow)
+    joints = limit_circle_joints(shoulder, elbow)
+    angles = pitch_limit_angles(pitch)
+    every = BoundaryRoots(l1, l2, circles, joints, angles)
+    kept = BoundaryRoots(l1, l2, circles, joints, angles, elbow)
+    assert set(every.held()) - set(kept.held()) == dropped
+    assert [held for held in every.held() if held not in dropped] == list(kept.held())
+    rng = np.random.default_rng(5)
+    seen = set()
+    for du, dv in rng.uniform(-0.35, 0.35, (300, 2)):
+        wanted = float(rng.uniform(-math.pi, math.pi))
+        all_roots = every.sorted_roots(du, dv, l3, beta, wanted)
+        seen.update(what for _, _, what in all_roots)
+        assert kept.sorted_roots(du, dv, l3, beta, wanted) == [
+            root for root in all_roots if root[2] not in dropped]
+    assert dropped <= seen  # the dropped circles had roots to drop

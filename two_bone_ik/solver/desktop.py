@@ -160,7 +160,7 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
         self._pitch_angles = () if i3 is None else pitch_limit_angles(
             _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
         self._roots = BoundaryRoots(*arm.link_lengths, self._circles, self._circle_joints,
-                                    self._pitch_angles)
+                                    self._pitch_angles, elbow_limits if limited else None)
         self._held_terms = self._boundary_terms()
         self._l2 = arm.link_lengths[1]
         #: The pitch joint's direction and reading limits (NaN without one).

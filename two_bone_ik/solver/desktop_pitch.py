@@ -22,6 +22,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from two_bone_ik.solver.reading_turns import fit_reading
+
 #: A root is kept while ``|cos| <= 1 + TANGENT_SLACK`` (a tangency rounded to just past 1): the
 #: candidate is checked anyway, so an extra one costs nothing and a lost one loses a solution.
 TANGENT_SLACK = 1e-9
@@ -170,11 +172,21 @@ class BoundaryRoots:
     circles, circle_joints, pitch_angles
         From :func:`limit_circles`, :func:`limit_circle_joints` and
         :func:`pitch_limit_angles`.
+    elbow_limits : (lower, upper), optional
+        The elbow's solver-angle limits, rad: a circle holding the elbow at an angle no whole
+        turn of which is within them (the arm cannot stretch or fold) has no pose that fits,
+        so its roots are not computed. Without them every circle is kept.
     """
 
     def __init__(self, l1: float, l2: float, circles: Sequence[Circle],
-                 circle_joints: Sequence[Held], pitch_angles: Sequence[float]):
+                 circle_joints: Sequence[Held], pitch_angles: Sequence[float],
+                 elbow_limits: Optional[Tuple[float, float]] = None):
         self.l1, self.l2 = l1, l2
+        if elbow_limits is not None:
+            kept = [(circle, held) for circle, held in zip(circles, circle_joints)
+                    if held[0] != ELBOW or fit_reading(math.remainder(held[1], _TAU),
+                                                       *elbow_limits) is not None]
+            circles, circle_joints = [c for c, _ in kept], [h for _, h in kept]
         #: Circles about the shoulder (the reach and the elbow's limits): (radius, held).
         self.centred = tuple((radius, held) for (eu, ev, radius), held in
                              zip(circles, circle_joints) if eu == 0.0 and ev == 0.0)
