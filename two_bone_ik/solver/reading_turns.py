@@ -97,4 +97,4 @@ def fit_readings(values: np.ndarray, lower: float, upper: float, reference=None)
 
 def _remainders(values: np.ndarray) -> np.ndarray:
     """``math.remainder(value, 2 pi)`` element by element: into [-pi, pi], ties to even."""
-    return np.asarray(values - _TAU * np.round(values / _TAU), dtype=float)
+    return np.asarray(values - _TAU * np.rint(values / _TAU), dtype=float)
