@@ -234,8 +234,9 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
     rest = np.flatnonzero(~done)
     if rest.size:
         preferred_up = preferred_up[rest]
+        at_wanted = {branch: tuple(a[rest] for a in poses[branch]) for branch in poses}
         found = _search(solver, du, dv, tool, wanted, previous, previous_q, rest, preferred_up,
-                        oriented, plane)
+                        oriented, plane, at_wanted)
         missing = rest[~found]
         if missing.size:
             _closest(solver, du, dv, tool, wanted, previous, previous_q, missing,
@@ -331,16 +332,18 @@ def _fit_pair(solver, q1, q2, previous_q, rows, k):
 
 
 def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, oriented,
-            plane):
-    """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found."""
+            plane, at_wanted):
+    """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found.
+
+    ``at_wanted``: the rows' poses at the wanted pitch (:func:`_candidate_poses`, one column).
+    """
     arm = solver.arm
     l3, beta = tool[0][rows], tool[1][rows]
     w = wanted[rows]
     candidates = np.concatenate((w[:, None], pitch_boundaries_array(
         du[rows], dv[rows], l3, beta, *arm.link_lengths, solver._circles,
         solver._pitch_angles)), axis=1)
-    poses = _candidate_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, :1], previous,
-                             previous_q, rows)
+    poses = at_wanted
     held = list(solver._circle_joints) + [(PITCH, c) for c in solver._pitch_angles]
     roots = _boundary_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, 1:],
                             [h for h in held for _ in (0, 1)], preferred_up, previous,
