@@ -28,7 +28,7 @@ _S_PROJECTED = 17
 
 
 def _remainders(values):
-    return values - _TAU * np.round(values / _TAU)
+    return values - _TAU * np.rint(values / _TAU)
 
 
 def _pitch_angles(values):
@@ -234,8 +234,9 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
     rest = np.flatnonzero(~done)
     if rest.size:
         preferred_up = preferred_up[rest]
+        at_wanted = {branch: tuple(a[rest] for a in poses[branch]) for branch in poses}
         found = _search(solver, du, dv, tool, wanted, previous, previous_q, rest, preferred_up,
-                        oriented, plane)
+                        oriented, plane, at_wanted)
         missing = rest[~found]
         if missing.size:
             _closest(solver, du, dv, tool, wanted, previous, previous_q, missing,
@@ -274,40 +275,49 @@ def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previou
 
     ``roots`` (m, K) rad, NaN where none; ``held`` what each column's boundary holds.
     Returns per branch (feasible, q1, q2, pitch), each (m, K): a pose on both branches when
-    the elbow is straight or folded.
+    the elbow is straight or folded (where there is no root: not feasible, values 0).
+    Only the roots there are are posed (about half of them), column by column.
     """
     arm = solver.arm
     l1, l2 = arm.link_lengths
     m, k = roots.shape
-    valid = np.isfinite(roots)
-    phi = np.where(valid, roots, 0.0)
-    wu, wv = du[:, None] - l3[:, None] * np.cos(phi), dv[:, None] - l3[:, None] * np.sin(phi)
-    q1, q2 = np.empty((m, k)), np.empty((m, k))
+    column_of, row_of = np.nonzero(np.isfinite(roots).T)  # (column-major: a slice per column)
+    ends = np.searchsorted(column_of, np.arange(k + 1))
+    phi = roots[row_of, column_of]
+    wu, wv = du[row_of] - l3[row_of] * np.cos(phi), dv[row_of] - l3[row_of] * np.sin(phi)
+    q1, q2 = np.empty(phi.size), np.empty(phi.size)
     for column, (joint, angle) in enumerate(held):
-        u, v = wu[:, column], wv[:, column]
+        at = slice(ends[column], ends[column + 1])
+        u, v = wu[at], wv[at]
         if joint == ELBOW:
-            q2[:, column] = angle
+            q2[at] = angle
             offset = math.atan2(l2 * math.sin(angle), l1 + l2 * math.cos(angle))
-            q1[:, column] = np.arctan2(v, u) - offset
+            q1[at] = np.arctan2(v, u) - offset
         elif joint == SHOULDER:
-            q1[:, column] = angle
-            q2[:, column] = np.arctan2(v - l1 * math.sin(angle), u - l1 * math.cos(angle)) - \
-                angle
+            q1[at] = angle
+            q2[at] = np.arctan2(v - l1 * math.sin(angle), u - l1 * math.cos(angle)) - angle
         else:
-            link2 = phi[:, column] - beta - angle
-            q1[:, column] = np.arctan2(v - l2 * np.sin(link2), u - l2 * np.cos(link2))
-            q2[:, column] = link2 - q1[:, column]
+            link2 = phi[at] - beta[row_of[at]] - angle
+            q1[at] = np.arctan2(v - l2 * np.sin(link2), u - l2 * np.cos(link2))
+            q2[at] = link2 - q1[at]
     q2 = _remainders(q2)
     bent = (np.abs(q2) > SIDE_TOLERANCE) & (math.pi - np.abs(q2) > SIDE_TOLERANCE)
-    up = np.where(bent, q2 < 0.0, preferred_up[:, None])
-    fitted, misfit = _fit_pair(solver, q1.ravel(), q2.ravel(), previous_q, rows, k)
-    q1, q2 = fitted[0].reshape(m, k), fitted[1].reshape(m, k)
-    repeated = None if previous is None else np.repeat(previous[rows], k, axis=0)
-    pitch, pitch_misfit = _pitch_readings(solver, phi.ravel(), np.repeat(beta, k), q1.ravel(),
-                                          q2.ravel(), repeated)
-    ok = valid & ~(misfit | pitch_misfit).reshape(m, k)
-    pitch = pitch.reshape(m, k)
-    return {'up': (ok & up, q1, q2, pitch), 'down': (ok & ~up, q1, q2, pitch)}
+    up = np.where(bent, q2 < 0.0, preferred_up[row_of])
+    (q1, q2), misfit = _fit_pair(solver, q1, q2, previous_q, rows[row_of], 1)
+    pitch, pitch_misfit = _pitch_readings(solver, phi, beta[row_of], q1, q2, previous,
+                                          rows[row_of])
+    ok = ~(misfit | pitch_misfit)
+    poses = {}
+    for branch, side in (('up', up), ('down', ~up)):
+        feasible = np.zeros((m, k), dtype=bool)
+        feasible[row_of, column_of] = ok & side
+        poses[branch] = feasible
+    values = []
+    for flat in (q1, q2, pitch):
+        full = np.zeros((m, k))
+        full[row_of, column_of] = flat
+        values.append(full)
+    return {branch: (poses[branch], *values) for branch in ('up', 'down')}
 
 
 def _fit_pair(solver, q1, q2, previous_q, rows, k):
@@ -322,16 +332,18 @@ def _fit_pair(solver, q1, q2, previous_q, rows, k):
 
 
 def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, oriented,
-            plane):
-    """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found."""
+            plane, at_wanted):
+    """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found.
+
+    ``at_wanted``: the rows' poses at the wanted pitch (:func:`_candidate_poses`, one column).
+    """
     arm = solver.arm
     l3, beta = tool[0][rows], tool[1][rows]
     w = wanted[rows]
     candidates = np.concatenate((w[:, None], pitch_boundaries_array(
         du[rows], dv[rows], l3, beta, *arm.link_lengths, solver._circles,
         solver._pitch_angles)), axis=1)
-    poses = _candidate_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, :1], previous,
-                             previous_q, rows)
+    poses = at_wanted
     held = list(solver._circle_joints) + [(PITCH, c) for c in solver._pitch_angles]
     roots = _boundary_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, 1:],
                             [h for h in held for _ in (0, 1)], preferred_up, previous,

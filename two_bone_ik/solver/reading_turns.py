@@ -88,13 +88,16 @@ def fit_readings(values: np.ndarray, lower: float, upper: float, reference=None)
     best = np.where(best > upper + LIMIT_TOLERANCE, best - _TAU, best)
     clamped = (best < lower - LIMIT_TOLERANCE) | (best > upper + LIMIT_TOLERANCE)
     best = np.clip(best, lower, upper)
-    if clamped.any():
-        to_lower = np.abs(_remainders(values - lower))
-        to_upper = np.abs(_remainders(values - upper))
-        best = np.where(clamped, np.where(to_lower <= to_upper, lower, upper), best)
+    rows = np.flatnonzero(clamped)  # (the nearer limit only where none fits)
+    if rows.size:
+        value = values.ravel()[rows]
+        to_lower = np.abs(_remainders(value - lower))
+        to_upper = np.abs(_remainders(value - upper))
+        best = np.array(best)
+        best.reshape(-1)[rows] = np.where(to_lower <= to_upper, lower, upper)
     return best, clamped
 
 
 def _remainders(values: np.ndarray) -> np.ndarray:
     """``math.remainder(value, 2 pi)`` element by element: into [-pi, pi], ties to even."""
-    return np.asarray(values - _TAU * np.round(values / _TAU), dtype=float)
+    return np.asarray(values - _TAU * np.rint(values / _TAU), dtype=float)
