@@ -41,6 +41,10 @@ from two_bone_ik.servo.controller import Controller, LinkError, PortMissingError
 from two_bone_ik.servo.controller import ReplyTimeout
 
 
+#: Seconds a driver waits for an emulator's reply (see :func:`open_link`).
+EMULATOR_REPLY_WAIT = 0.5
+
+
 class PtyDevice:
     """A device on a pseudo-terminal reached through ``path`` (a symlink to the slave).
 
@@ -757,7 +761,13 @@ def open_link(protocol: str, path, values: Dict[str, object], joints=('shoulder'
     cls = controller_class(protocol)
     servos = servo_settings(cls, list(joints), values)
     clock = clock or FakeClock()
-    link = ServoLink(cls(str(path), 0, servos, **extra), reconnect_period, clock)
+    controller = cls(str(path), 0, servos, **extra)
+    if hasattr(controller, 'reply_wait'):  # (the pyserial controllers; not dynamixel-sdk's)
+        # An emulator is a Python thread, not a real-time device: a loaded machine can hold it
+        # past the driver's reply margin (50 ms), so its replies get more time (these tests
+        # prove the bytes, not the timing).
+        controller.reply_wait = max(controller.reply_wait, EMULATOR_REPLY_WAIT)
+    link = ServoLink(controller, reconnect_period, clock)
     link.start()
     return link, clock
 
