@@ -113,17 +113,10 @@ class PlaneSolving:
         q2 = _remainder(q2, _TAU)
         bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
         branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        box = self._pair_box
-        if box is None:
-            q1 = _wrap(q1)
-        else:  # as _fit_pair, giving up at the first joint that does not fit
-            (lo1, hi1), (lo2, hi2) = box
-            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
-            if q1 is None:
-                return None, ''
-            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
-            if q2 is None:
-                return None, ''
+        pair = self._fit_pair(q1, q2, previous_q)
+        if pair is None:
+            return None, ''
+        q1, q2 = pair
         d3, lo3, hi3 = self._pitch_joint
         pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
         return (None, '') if pitch is None else ((q1, q2, pitch), branch)
@@ -147,16 +140,19 @@ class PlaneSolving:
         return terms
 
     def _fit_pair(self, q1, q2, previous_q):
-        """(q1, q2) brought into the pair's limits by whole turns (nearest the last command)."""
-        if self._pair_box is None:
+        """(q1, q2) brought into the pair's limits by whole turns (nearest the last command).
+
+        None as soon as one of them does not fit (the second is not tried).
+        """
+        box = self._pair_box
+        if box is None:
             return _wrap(q1), q2
-        (lo1, hi1), (lo2, hi2) = self._pair_box
-        if previous_q is None:
-            q1, q2 = fit_reading(q1, lo1, hi1), fit_reading(q2, lo2, hi2)
-        else:
-            q1, q2 = fit_reading(q1, lo1, hi1, previous_q[0]), fit_reading(q2, lo2, hi2,
-                                                                           previous_q[1])
-        return None if q1 is None or q2 is None else (q1, q2)
+        (lo1, hi1), (lo2, hi2) = box
+        q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+        if q1 is None:
+            return None
+        q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+        return None if q2 is None else (q1, q2)
 
     def _pair_on(self, wu, wv, branch, previous_q):
         """(q1, q2) reaching the wrist point (wu, wv) on a branch within the limits, or None.
