@@ -18,7 +18,7 @@ from two_bone_ik.solver.chain_kinematics import chain_poses, rotations_about
 from two_bone_ik.solver.desktop_pitch import ELBOW, PITCH, pitch_boundaries_array, SHOULDER
 from two_bone_ik.solver.desktop_results import (
     DesktopBatchSolution, ON_TARGET, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
-from two_bone_ik.solver.reading_turns import fit_readings
+from two_bone_ik.solver.reading_turns import fit_readings, remainders
 
 _TAU = 2.0 * math.pi
 _REACHED = int(IkStatus.REACHED)
@@ -27,13 +27,9 @@ _S_REACHED, _S_OUT, _S_INSIDE, _S_LIMITED, _S_FLIPPED, _S_OFF, _S_ADJUSTED = 0, 
 _S_PROJECTED = 17
 
 
-def _remainders(values):
-    return values - _TAU * np.rint(values / _TAU)
-
-
 def _pitch_angles(values):
     """Approach pitches into (-pi, pi], rad."""
-    wrapped = _remainders(values)
+    wrapped = remainders(values)
     return np.where(wrapped == -math.pi, math.pi, wrapped)
 
 
@@ -87,9 +83,9 @@ def _split(arm, rotations, yaw_hint):
     level = horizontal <= 1e-12
     yaw = np.where(level, yaw_hint, np.arctan2(-vn, vf))
     elevation = np.where(level, np.copysign(0.5 * math.pi, vw), np.arctan2(vw, horizontal))
-    back = ~level & (np.abs(_remainders(yaw - yaw_hint)) > 0.5 * math.pi)
-    yaw = np.where(back, _remainders(yaw + math.pi), yaw)
-    elevation = np.where(back, _remainders(math.pi - elevation), elevation)
+    back = ~level & (np.abs(remainders(yaw - yaw_hint)) > 0.5 * math.pi)
+    yaw = np.where(back, remainders(yaw + math.pi), yaw)
+    elevation = np.where(back, remainders(math.pi - elevation), elevation)
     pitch_sum = elevation - math.atan2(float(a @ w), float(a @ f))
     rest = rotations_about(tuple(n), -pitch_sum) @ rotations_about(tuple(w), -yaw) @ m
     x = rest @ n
@@ -116,7 +112,7 @@ def _wrist(solver, targets, previous, wanted, rotations):
         roll, clamped = fit_readings(split_roll, arm.lower_limits[index],
                                      arm.upper_limits[index], reference)
         tool = _tool(arm, roll)
-    wanted = _remainders(pitch_sum + sum(arm.zero_angles) + tool[1])
+    wanted = remainders(pitch_sum + sum(arm.zero_angles) + tool[1])
     return roll, clamped, wanted, tool
 
 
@@ -183,13 +179,13 @@ def _preferred_up(solver, previous_q, count):
         return np.full(count, solver.elbow == 'up')
     if previous_q is None:
         return np.ones(count, dtype=bool)
-    wrapped = _remainders(previous_q[:, 1])
+    wrapped = remainders(previous_q[:, 1])
     return ~((0.0 < wrapped) & (wrapped < math.pi))
 
 
 def _pose_up(q2, requested_up):
     """Return the elbow branch of poses: q2's side, the requested one when straight or folded."""
-    wrapped = _remainders(q2)
+    wrapped = remainders(q2)
     bent = (wrapped != 0.0) & (np.abs(wrapped) < math.pi)
     return np.where(bent, wrapped < 0.0, requested_up)
 
@@ -300,7 +296,7 @@ def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previou
             link2 = phi[at] - beta[row_of[at]] - angle
             q1[at] = np.arctan2(v - l2 * np.sin(link2), u - l2 * np.cos(link2))
             q2[at] = link2 - q1[at]
-    q2 = _remainders(q2)
+    q2 = remainders(q2)
     bent = (np.abs(q2) > SIDE_TOLERANCE) & (math.pi - np.abs(q2) > SIDE_TOLERANCE)
     up = np.where(bent, q2 < 0.0, preferred_up[row_of])
     (q1, q2), misfit = _fit_pair(solver, q1, q2, previous_q, rows[row_of], 1)
@@ -323,7 +319,7 @@ def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previou
 def _fit_pair(solver, q1, q2, previous_q, rows, k):
     """Batch twin of ``DesktopSolver._fit_pair``: ((q1, q2), misfit) of flat arrays."""
     if solver._pair_box is None:
-        return (_remainders(q1), q2), np.zeros(q1.shape, dtype=bool)
+        return (remainders(q1), q2), np.zeros(q1.shape, dtype=bool)
     (lo1, hi1), (lo2, hi2) = solver._pair_box
     reference = None if previous_q is None else np.repeat(previous_q[rows], k, axis=0)
     q1, bad1 = fit_readings(q1, lo1, hi1, None if reference is None else reference[:, 0])
@@ -356,7 +352,7 @@ def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_
     preferred_ok = np.where(use_up, up_ok, down_ok)
     other_ok = np.where(use_up, down_ok, up_ok) & solver.allow_elbow_flip
     feasible = preferred_ok | other_ok
-    distance = np.abs(_remainders(np.where(np.isfinite(candidates), candidates, 0.0) - w[:, None]))
+    distance = np.abs(remainders(np.where(np.isfinite(candidates), candidates, 0.0) - w[:, None]))
     best = np.where(feasible, distance, np.inf).min(axis=1)
     found = np.isfinite(best)
     tie = feasible & (distance <= best[:, None] + TIE_TOLERANCE)
@@ -364,9 +360,9 @@ def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_
         i3 = arm.indices[3]
         reference = (previous_q[rows, 0] + previous_q[rows, 1]
                      + arm.directions[i3] * previous[rows, i3] + beta)
-        secondary = np.abs(_remainders(candidates - reference[:, None]))
+        secondary = np.abs(remainders(candidates - reference[:, None]))
     else:
-        secondary = -_remainders(candidates - w[:, None])
+        secondary = -remainders(candidates - w[:, None])
     secondary = np.where(tie, secondary, np.inf)
     tie &= secondary == secondary.min(axis=1)[:, None]
     choice = np.argmin(np.where(tie, np.where(preferred_ok, 0, 1), 2), axis=1)
@@ -380,11 +376,11 @@ def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_
         getattr(plane, name)[take] = values[found]
     phi = _pitch_angles(candidates[index, choice])
     kinds = np.array([0] + [joint for joint, _ in held for _ in (0, 1)], dtype=np.int8)
-    plane.fixed[take] = np.where(_remainders(candidates[index, choice] - w) == 0.0, 0,
+    plane.fixed[take] = np.where(remainders(candidates[index, choice] - w) == 0.0, 0,
                                  kinds[choice])[found]
     status = np.where(pick_preferred, _S_REACHED, _S_FLIPPED)
     if oriented:
-        status = np.where(np.abs(_remainders(phi - w)) > PITCH_TOLERANCE, _S_ADJUSTED, status)
+        status = np.where(np.abs(remainders(phi - w)) > PITCH_TOLERANCE, _S_ADJUSTED, status)
     plane.status[take] = status[found]
     plane.phi[take] = phi[found]
     plane.up[take] = chosen_up[found]
@@ -456,7 +452,7 @@ def _readings(solver, facing, plane, roll, previous):
     for index, zero, q in ((i1, z1, plane.q1), (i2, z2, plane.q2)):
         reading = d[index] * (q - zero)
         if previous is not None and solver._continuous[index]:
-            reading = previous[:, index] + _remainders(reading - previous[:, index])
+            reading = previous[:, index] + remainders(reading - previous[:, index])
         readings[:, index] = reading
     if i3 is not None:
         readings[:, i3] = plane.pitch

@@ -80,10 +80,10 @@ def fit_readings(values: np.ndarray, lower: float, upper: float, reference=None)
     if lower == -math.inf and upper == math.inf:
         if reference is None:
             return wrap_angles(values), np.zeros(values.shape, dtype=bool)
-        return reference + _remainders(values - reference), np.zeros(values.shape, dtype=bool)
+        return reference + remainders(values - reference), np.zeros(values.shape, dtype=bool)
     anchor = np.zeros_like(values) if reference is None else np.asarray(reference, dtype=float)
     anchor = np.clip(anchor, lower, upper)
-    best = anchor + _remainders(values - anchor)
+    best = anchor + remainders(values - anchor)
     best = np.where(best < lower - LIMIT_TOLERANCE, best + _TAU, best)
     best = np.where(best > upper + LIMIT_TOLERANCE, best - _TAU, best)
     clamped = (best < lower - LIMIT_TOLERANCE) | (best > upper + LIMIT_TOLERANCE)
@@ -91,13 +91,13 @@ def fit_readings(values: np.ndarray, lower: float, upper: float, reference=None)
     rows = np.flatnonzero(clamped)  # (the nearer limit only where none fits)
     if rows.size:
         value = values.ravel()[rows]
-        to_lower = np.abs(_remainders(value - lower))
-        to_upper = np.abs(_remainders(value - upper))
+        to_lower = np.abs(remainders(value - lower))
+        to_upper = np.abs(remainders(value - upper))
         best = np.array(best)
         best.reshape(-1)[rows] = np.where(to_lower <= to_upper, lower, upper)
     return best, clamped
 
 
-def _remainders(values: np.ndarray) -> np.ndarray:
+def remainders(values: np.ndarray) -> np.ndarray:
     """``math.remainder(value, 2 pi)`` element by element: into [-pi, pi], ties to even."""
     return np.asarray(values - _TAU * np.rint(values / _TAU), dtype=float)
