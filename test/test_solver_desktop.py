@@ -808,3 +808,53 @@ def test_accept_reaches_back_only_after_every_facing_pose():
                   > 1.0)
     assert all(abs(math.remainder(y - yaws[0], math.tau)) <= 1.0 for y in yaws[:switch])
     assert all(abs(math.remainder(y - yaws[0], math.tau)) > 1.0 for y in yaws[switch:])
+
+
+@pytest.mark.parametrize('shape', ['yaw + pair', 'yaw + pair + pitch',
+                                   'yaw + pair + pitch + roll'])
+@pytest.mark.parametrize('seed', range(4))
+def test_solve_on_yaw_branch_reaches_every_pose_on_its_own_branch(shape, seed):
+    # A pose within the limits is an exact pose of its own branch's class at its own pitch
+    # and roll: the branch's best is at that pitch and reaches it, even where the preference
+    # order's first class is the other branch (a straight line from the pose keeps it).
+    rng = np.random.default_rng(1700 + 10 * seed + SHAPES.index(shape))
+    arm = random_desktop_arm(rng, shape, roll_at_tip=bool(seed % 2))
+    geometry = _geometry(arm)
+    model = geometry.model
+    oracle = MujocoChain(arm.urdf, arm.base, arm.tip, arm.joints)
+    readings, targets = _fk_sampled(rng, geometry, 30)
+    other_class = 0
+    for pose, target in zip(readings, targets):
+        elbow = _elbow_of(model, pose)
+        if elbow is None:
+            continue
+        side = _side(model, pose, target)
+        solver = DesktopSolver(model, elbow=elbow, allow_elbow_flip=False)
+        wanted = _pitch_of(model, pose) if model.has_pitch else 0.0
+        sol = solver.solve_on_yaw_branch(*target, ('facing', 'back')[side], pose, wanted)
+        _assert_exact(oracle, solver, geometry, sol, target)
+        assert sol.yaw_branch == ('facing', 'back')[side] and not sol.roll_moved
+        assert sol.elbow == elbow
+        if model.has_pitch:
+            assert abs(math.remainder(sol.approach_pitch - wanted, math.tau)) <= 1e-9
+        if model.has_roll:
+            assert sol.readings[model.indices[4]] == pose[model.indices[4]]
+        other_class += solver.solve(*target, pose, wanted).yaw_branch != sol.yaw_branch
+    if model.has_pitch:  # (these arms without a pitch happen to have no such pose)
+        assert other_class  # some pose the preference order solves on the other branch
+
+
+def test_solve_on_yaw_branch_says_none_for_an_empty_class_and_checks_its_input():
+    geometry, _ = _round()
+    solver = DesktopSolver(geometry.model)
+    behind = (-0.15, 0.01, 0.1)  # only the arm reaching back reaches it
+    assert solver.solve_on_yaw_branch(*behind, 'facing') is None
+    assert solver.solve_on_yaw_branch(*behind, 'back').yaw_branch == 'back'
+    assert solver.solve_on_yaw_branch(5.0, 0.0, 0.0, 'back') is None  # beyond reach
+    with pytest.raises(IkInputError, match="yaw_branch must be 'facing' or 'back'"):
+        solver.solve_on_yaw_branch(*behind, 'sideways')
+    with pytest.raises(IkInputError, match='x must be finite'):
+        solver.solve_on_yaw_branch(math.nan, 0.0, 0.0, 'back')
+    arm = random_desktop_arm(np.random.default_rng(3), 'pair + pitch')
+    with pytest.raises(IkInputError, match='on an arm with a yaw'):
+        DesktopSolver(_geometry(arm).model).solve_on_yaw_branch(0.1, 0.0, 0.1, 'facing')

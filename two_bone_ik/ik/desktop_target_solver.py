@@ -201,11 +201,23 @@ class DesktopTargetSolver(ArmTargetSolver):
             # An orientation that is no rotation (or beyond the solver's exact range, 1e100 m
             # from the shoulder: not reached from a valid position).
             return self.rejected(NodeStatus.INVALID_TARGET, frame_id, position)
-        return DesktopTargetResult(
-            FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
-            sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
-            sol.orientation_error, sol.status, frame_id, position, yaw_branch=sol.yaw_branch,
-            roll_moved=sol.roll_moved, accepted=sol.accepted)
+        return _result(sol, frame_id, position)
+
+    def solve_on_yaw_branch(self, x: float, y: float, z: float, yaw_branch: str,
+                            previous: Sequence[float], approach_pitch: float
+                            ) -> Optional[DesktopTargetResult]:
+        """Return the best exact pose on one yaw branch, the roll held, or None.
+
+        Position only, in ``base_frame``: :meth:`DesktopSolver.solve_on_yaw_branch
+        <two_bone_ik.solver.desktop.DesktopSolver.solve_on_yaw_branch>` (``yaw_branch``
+        ``'facing'`` or ``'back'``; the arm has a yaw). None too for a point or ``previous``
+        the solver cannot use.
+        """
+        try:
+            sol = self._solver.solve_on_yaw_branch(x, y, z, yaw_branch, previous, approach_pitch)
+        except IkInputError:
+            return None
+        return None if sol is None else _result(sol, '', (x, y, z))
 
     def _describe_solved(self, result: DesktopTargetResult) -> str:
         """One line for a target solved or clamped (not rejected, ``OFF_PLANE``, ``PROJECTED``)."""
@@ -263,3 +275,12 @@ class DesktopTargetSolver(ArmTargetSolver):
         if self.use_orientation:
             pairs += (('orientation_error', f'{result.orientation_error:.6f}'),)
         return pairs
+
+
+def _result(sol, frame_id: str, position) -> DesktopTargetResult:
+    """Return the node-side outcome of a solver's solution."""
+    return DesktopTargetResult(
+        FROM_DESKTOP_STATUS[sol.status], sol.readings, sol.reachable, sol.distance,
+        sol.error, sol.off_plane, sol.elbow, sol.approach_pitch, sol.asked_pitch,
+        sol.orientation_error, sol.status, frame_id, tuple(position),
+        yaw_branch=sol.yaw_branch, roll_moved=sol.roll_moved, accepted=sol.accepted)

@@ -259,11 +259,7 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
                       orientation: Optional[Sequence[float]] = None,
                       accept: Optional[Accept] = None) -> DesktopSolution:
         """:meth:`solve` without its fast path (the same result; for tests)."""
-        for name, value in (('x', x), ('y', y), ('z', z), ('approach_pitch', approach_pitch)):
-            if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-                raise IkInputError(f'{name} must be finite and within 1e100, got {value!r}')
-        if previous is not None:
-            previous = self._checked_previous(previous)
+        previous = self._checked_inputs(x, y, z, approach_pitch, previous)
         rotation = None if orientation is None else quaternion_rotation(orientation)
         roll, roll_clamped, wanted, tool = self._wrist(x, y, z, previous, approach_pitch,
                                                        rotation)
@@ -286,6 +282,40 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
             plane = plane._replace(status=DesktopStatus.JOINT_LIMITED)
         return self._finish(x, y, z, previous, facing, plane, roll, tool, du, dv, rotation,
                             roll_clamped, wanted)
+
+    def solve_on_yaw_branch(self, x: float, y: float, z: float, yaw_branch: str,
+                            previous: Optional[Sequence[float]] = None,
+                            approach_pitch: float = 0.0) -> Optional[DesktopSolution]:
+        """Return the best exact pose on one yaw branch, the roll held, or None (position only).
+
+        ``yaw_branch`` ``'facing'`` is class (a) of the preference order, ``'back'`` class (c)
+        (whether or not ``allow_reach_back``): the pose :meth:`solve` would give were the
+        classes before it empty; None when that class has no exact pose. For a path that must
+        stay on the branch the arm is on (a straight line: the yaw would otherwise turn half a
+        turn where the preferred class changes).
+
+        Raises
+        ------
+        IkInputError
+            As :meth:`solve`, if ``yaw_branch`` is not ``'facing'`` or ``'back'``, or if the arm
+            has no yaw (its one plane has no branches).
+        """
+        if not self.arm.has_yaw or yaw_branch not in ('facing', 'back'):
+            raise IkInputError(f"yaw_branch must be 'facing' or 'back' on an arm with a yaw, got "
+                               f'{yaw_branch!r}')
+        previous = self._checked_inputs(x, y, z, approach_pitch, previous)
+        roll, _, wanted, tool = self._wrist(x, y, z, previous, approach_pitch, None)
+        attempt = self._attempt(x, y, z, previous, wanted, roll, tool, yaw_branch == 'back')
+        if not self._exact(attempt):
+            return None
+        return self._exact_solution(x, y, z, previous, wanted, attempt, None)
+
+    def _checked_inputs(self, x, y, z, approach_pitch, previous) -> Optional[Tuple[float, ...]]:
+        """Raise :class:`IkInputError` for a bad input; return ``previous`` as floats."""
+        for name, value in (('x', x), ('y', y), ('z', z), ('approach_pitch', approach_pitch)):
+            if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+                raise IkInputError(f'{name} must be finite and within 1e100, got {value!r}')
+        return None if previous is None else self._checked_previous(previous)
 
     def solve_batch(self, targets, previous=None, approach_pitch=0.0, orientations=None):
         """Solve many targets at once; see :func:`two_bone_ik.solver.desktop_batch.solve_batch`."""
