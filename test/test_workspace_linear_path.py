@@ -10,7 +10,8 @@ from two_bone_ik.arm.config import ArmConfig
 from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.target_solver import TargetSolver
-from two_bone_ik.workspace.linear_path import approach_pitch, LineError, LinePlanner
+from two_bone_ik.workspace.linear_path import (
+    approach_pitch, elbow_of, LineError, LinePlanner, yaw_branch_of)
 from urdf_arms import DESKTOP_PARAMETERS
 
 PLANAR = ArmConfig(link_lengths=(0.3, 0.25), plane='xz')
@@ -118,7 +119,8 @@ def test_a_line_between_two_elbows_is_refused():
     up = _planar()
     down = _planar(dataclasses.replace(PLANAR, elbow='down'))
     a = _pose(up, (0.3, 0.0, 0.2))
-    with pytest.raises(LineError, match="cannot start at the arm's pose"):
+    with pytest.raises(LineError, match="cannot change the elbow: the arm's pose is elbow up, "
+                                        "the target's elbow down"):
         LinePlanner(up).line(a, _pose(down, (0.3, 0.0, -0.2)))
 
 
@@ -131,4 +133,61 @@ def test_a_desktop_line_whose_pitch_a_joint_limit_breaks_is_refused_where():
     b = _pose(solver, (0.135, 0.092, 0.14), a, approach_pitch=-0.236)
     with pytest.raises(LineError, match=r'cannot keep the approach pitch 0\.0\d\d rad at '
                                         r'.* 4\d % along it \(a joint limit\)'):
+        LinePlanner(solver).line(a, b)
+
+
+# A pose of the test arm reaching back over the yaw axis where the arm facing the target
+# reaches its tool point too (the preference order's first class), and a point 6 cm away.
+BACK_START = (-1.23, 1.39, -0.75, 0.16, -1.93)
+BACK_GOAL_POINT = (-0.125, 0.24, 0.337)
+
+
+def test_yaw_branch_of_says_which_side_of_the_yaw_axis_the_tool_point_is():
+    solver = _desktop()
+    geometry = solver.geometry
+    assert yaw_branch_of(geometry, BACK_START) == 'back'
+    assert yaw_branch_of(geometry, _pose(solver, (0.2, 0.1, 0.1))) == 'facing'
+    # Pointing up with the tool point above the yaw axis in the arm's plane (the tool is
+    # 1 cm off the plane, along its normal): on both branches.
+    model = geometry.model
+    above = model.tool_at(0.0).lateral * np.array(model.normal) + 0.35 * np.array(model.up)
+    assert yaw_branch_of(geometry, _pose(solver, above, approach_pitch=math.pi / 2)) == ''
+    assert yaw_branch_of(_planar().geometry, (0.1, 0.2)) == ''
+
+
+def test_a_desktop_line_reaching_back_stays_back_where_facing_would_reach_too():
+    # Unchanged, every pose was the preference order's (facing, at another pitch): refused
+    # at once ('cannot keep the approach pitch', 0 %) although a straight line exists.
+    solver = _desktop()
+    geometry = solver.geometry
+    start = BACK_START
+    pitch = approach_pitch(geometry, start)
+    first = solver.solve('', *geometry.tip_position(start), start, approach_pitch=pitch)
+    assert first.reachable and first.yaw_branch == 'facing'
+    goal = DesktopTargetSolver(geometry, elbow_of(geometry, start), False).solve_on_yaw_branch(
+        *BACK_GOAL_POINT, 'back', start, pitch)
+    line = LinePlanner(solver).line(start, goal.readings)
+    s = np.linspace(0.0, 1.0, 41)
+    readings = line.readings(s)
+    assert _off_the_line(line, s, readings, geometry) <= 1e-9
+    assert {yaw_branch_of(geometry, q) for q in line.dense} == {'back'}
+    np.testing.assert_allclose(line.readings([0.0, 1.0]), [start, goal.readings], atol=1e-9)
+
+
+def test_a_line_between_the_yaw_branches_is_refused_before_it_is_solved():
+    solver = _desktop()
+    facing = _pose(solver, (0.2, 0.1, 0.1))
+    with pytest.raises(LineError, match="cannot change the yaw branch: the arm's pose is "
+                                        "reaching back over the yaw axis, the target's facing"):
+        LinePlanner(solver).line(BACK_START, facing)
+
+
+def test_a_line_whose_point_only_a_moved_roll_reaches_is_refused_where():
+    # Near the yaw axis, 38 % along: no pose faces the point with the roll turned linearly;
+    # the preference order's answer there moves the roll off the line's, which is refused.
+    solver = _desktop()
+    a, b = (2.62, 0.57, 0.11, 0.09, 2.16), (-0.87, 0.33, 1.13, -0.55, 0.11)
+    with pytest.raises(LineError, match=r'has no pose facing the target with the roll as the '
+                                        r'line turns it at .* 38 % along it: the point there is '
+                                        r'reached with the roll moved'):
         LinePlanner(solver).line(a, b)

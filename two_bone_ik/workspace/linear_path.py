@@ -7,7 +7,10 @@ readings of a parameter ``s`` from 0 (the start) to 1 (the target), each pose so
 form by the arm's own solver on the target's elbow (the start's, when the target is stretched
 or folded: on both), without flipping, from the pose before, so the tool point is on the line
 to the solver's accuracy (1e-9 of the reach). A start stretched or folded is on both elbows;
-one on the other elbow has no straight line to the target.
+one on the other elbow has no straight line to the target. A desktop arm's line stays on the yaw
+branch it starts on (facing the target, or reaching back over the yaw axis) with the roll as
+the line turns it: each pose is that class's (``solve_on_yaw_branch``), not the preference
+order's, whose first class can change along the line.
 
 Built, it has solved the line densely (every :data:`SAMPLE_SPACING` of the tool point's travel
 and :data:`PITCH_SPACING` of the pitch) and refused it, with :class:`LineError` naming where,
@@ -57,6 +60,11 @@ PITCH_TOLERANCE = 1e-7
 EDGE_TOLERANCE = 1e-9
 
 
+#: How a message names each yaw branch and elbow.
+_BRANCH_TEXT = {'facing': 'facing the target', 'back': 'reaching back over the yaw axis'}
+_ELBOW_TEXT = {'up': 'elbow up', 'down': 'elbow down'}
+
+
 class LineError(MotionError):
     """The straight line cannot be followed; the message says where."""
 
@@ -74,6 +82,22 @@ def elbow_of(geometry, readings: Sequence[float]) -> str:
             abs(q2) - math.pi) <= EDGE_TOLERANCE:
         return ''
     return 'up' if q2 < 0.0 else 'down'
+
+
+def yaw_branch_of(geometry, readings: Sequence[float]) -> str:
+    """Return a desktop pose's yaw branch, ``'facing'`` or ``'back'``.
+
+    ``'back'`` when the tool point is behind the yaw axis in the arm's plane (the yaw half a
+    turn from facing it, the pair bent back); ``''`` for an arm without a yaw (or a planar
+    arm) and a tool point within :data:`EDGE_TOLERANCE` x the reach of the yaw axis.
+    """
+    model = getattr(geometry, 'model', None)
+    if model is None or not model.has_yaw:
+        return ''
+    _, (_, _, _, (tool_u, _)), _ = model.plane_points(readings)
+    if abs(tool_u) <= EDGE_TOLERANCE * geometry.reach[1]:
+        return ''
+    return 'back' if tool_u < 0.0 else 'facing'
 
 
 def approach_pitch(geometry, readings: Sequence[float]) -> float:
@@ -109,6 +133,8 @@ class LinePlanner:
         if model is not None and model.has_roll:
             self._roll = model.indices[4]
         self.pitched = model is not None and model.has_pitch
+        #: Whether the arm has yaw branches (a desktop arm with a yaw): a line keeps its own.
+        self.branched = model is not None and model.has_yaw
         self.reach = self.geometry.reach[1]
 
     def line(self, start: Sequence[float], goal: Sequence[float]) -> 'LinePath':
@@ -121,12 +147,22 @@ class LinePlanner:
         """
         return LinePath(self, tuple(float(v) for v in start), tuple(float(v) for v in goal))
 
-    def solve(self, point, pitch: float, roll: Optional[float], previous, elbow: str):
-        """Solve one pose of a line: the tool point, the pitch, the roll reading, the elbow."""
+    def solve(self, point, pitch: float, roll: Optional[float], previous, elbow: str,
+              yaw_branch: str = ''):
+        """Solve one pose of a line: the tool point, the pitch, the roll reading, the elbow.
+
+        With ``yaw_branch`` (a desktop arm with a yaw): that branch's pose with the roll held;
+        when it has none, the solver's answer (whose status or branch says why).
+        """
         if roll is not None:
             previous = list(previous)
             previous[self._roll] = roll
         solver = self._solvers[elbow]
+        if yaw_branch:
+            on_branch = solver.solve_on_yaw_branch(*(float(c) for c in point), yaw_branch,
+                                                   previous, pitch if self.pitched else 0.0)
+            if on_branch is not None:
+                return on_branch
         if self.pitched:
             return solver.solve('', *point, previous, None, approach_pitch=pitch)
         return solver.solve('', *point, previous)
@@ -179,7 +215,8 @@ class LinePath:
     def _solve(self, s: float, previous, checked: bool = True):
         roll = None if self._roll is None else self._roll[0] + s * self._roll[1]
         pitch = self._pitch0 + s * self._turn
-        result = self._planner.solve(self.point_at(s), pitch, roll, previous, self._elbow)
+        result = self._planner.solve(self.point_at(s), pitch, roll, previous, self._elbow,
+                                     self._branch)
         if checked:
             self._check_pose(result, s, pitch)
         return tuple(float(v) for v in result.readings)
@@ -198,16 +235,35 @@ class LinePath:
         if result.elbow != self._elbow:
             raise LineError(f'the straight line would change the elbow from {self._elbow} to '
                             f'{result.elbow} {where} (the arm stretched or folded there)')
+        if self._branch and (result.yaw_branch != self._branch or result.roll_moved):
+            raise LineError(f'the straight line has no pose {_BRANCH_TEXT[self._branch]} '
+                            f'with the roll as the line turns it {where}: the point there is '
+                            'reached ' + ('with the roll moved' if result.roll_moved else
+                                          _BRANCH_TEXT[result.yaw_branch]))
 
     def _solve_dense(self) -> np.ndarray:
-        geometry = self._planner.geometry
-        self._elbow = elbow_of(geometry, self.goal) or elbow_of(geometry, self.start) or 'up'
+        self._elbow = self._shared(elbow_of, 'the elbow', _ELBOW_TEXT) or 'up'
+        self._branch = self._shared(yaw_branch_of, 'the yaw branch', _BRANCH_TEXT)
+        if not self._branch and self._planner.branched:
+            self._branch = 'facing'  # both on the yaw axis
         rows = []
         previous = self.start
         for s in self.s:
             previous = self._solve(float(s), previous)
             rows.append(previous)
         return np.array(rows)
+
+    def _shared(self, side_of, what: str, texts) -> str:
+        """Return the side (elbow or yaw branch) the start and the goal share, else raise.
+
+        A pose exactly between (stretched, folded, on the yaw axis) is on both: the other's.
+        """
+        geometry = self._planner.geometry
+        start, goal = side_of(geometry, self.start), side_of(geometry, self.goal)
+        if start and goal and start != goal:
+            raise LineError(f"the straight line cannot change {what}: the arm's pose is "
+                            f"{texts[start]}, the target's {texts[goal]}")
+        return goal or start
 
     def _check_ends(self) -> None:
         for readings, pose, what in ((self.dense[0], self.start, "start at the arm's pose"),
