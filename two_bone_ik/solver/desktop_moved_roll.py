@@ -47,7 +47,7 @@ class MovedRoll:
                                         self._roll_margin):
             for roll in trials:
                 attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
-                                        back)
+                                        back, True)
                 if not self._exact(attempt):
                     continue
                 attempt = attempt._replace(moved=True)

@@ -176,18 +176,21 @@ class RollGeometry:
         np.add(cosine, 1.0, out=out[1::2])
         return out
 
-    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool):
+    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool, both: bool = False):
         """(rows, values): corner rows of :meth:`functions` from :meth:`cosines`' arrays.
 
         ``rows``: their rows' numbers in :meth:`functions`; with ``skip``, only the rows whose
-        first equation has a root at some roll (the others are NaN throughout). Call it with
-        numpy's invalid-value warnings off.
+        first equation has a root at some roll (the others are NaN throughout); with ``both``
+        too, only those whose second equation has one as well (for rolls where no tangency
+        function has a zero: there every ``|cosine_k|`` stays on one side of 1, and a corner
+        needs ``|cosine_k| <= 1``). Call it with numpy's invalid-value warnings off.
         """
         first, second, sign = self.pairs
         has = np.abs(cosine) <= 1.0
         spread = np.arccos(np.where(has, cosine, np.nan))
         if skip:
-            kept = np.flatnonzero(has.any(axis=1)[first])
+            rooted = has.any(axis=1)
+            kept = np.flatnonzero(rooted[first] & rooted[second] if both else rooted[first])
             first, second, sign = first[kept], second[kept], sign[kept]
         else:
             kept = np.arange(len(first))
@@ -367,9 +370,10 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
     tangencies = 2 * geometry.equations
     with np.errstate(divide='ignore', invalid='ignore'):
         cosine, base = geometry._cosines(target, rolls)
-        rows, corners = geometry.corners(cosine, base, True)
+        rows, corners = geometry.corners(cosine, base, True, True)
         # All rows bracketed at once; the corners' brackets stand if no tangency has a zero
-        # (else their samples crowd toward the zeros, and they are bracketed anew).
+        # (so only the pairs of equations with roots somewhere count; else their samples crowd
+        # toward the zeros, and they are bracketed anew).
         items = _brackets(np.concatenate((geometry.tangencies(cosine), corners)), rolls, piece,
                           list(range(tangencies)) + rows.tolist())
         zeros, pending = [], [item for item in items if item[2] < tangencies]
