@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from test_solver_desktop import _fk_sampled, _geometry
 
-from two_bone_ik.solver import desktop_roll_walk
+from two_bone_ik.solver import desktop_moved_roll, desktop_roll_walk
 from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop_results import DesktopStatus
 from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials
 from two_bone_ik.solver.desktop_roll_walk import nearest_stretches
 from urdf_arms import random_desktop_arm
@@ -194,3 +195,38 @@ def _checked_walk(solver, target, held, back, resolved):
 def _pending(solver, target, held, back):
     roll_target, low, high = _window(solver, target, held, back)
     return len(desktop_roll_walk.roll_brackets(solver._roll_geometry, roll_target, low, high)[1])
+
+
+@pytest.mark.parametrize('seed', (81, 82, 90))  # arms whose yaw has limits
+def test_past_the_yaw_entry_the_moved_roll_is_the_exhaustive_one(seed, monkeypatch):
+    # Exact arms, held rolls at which the yaw faces the target outside its limits: the moved
+    # roll, found past the yaw's entry without the walk when that reaches, is the exhaustive
+    # order's roll to the bit (the walk runs only when the shortcut cannot answer).
+    geometry, solver = _solver(seed)
+    walks = []
+    real = desktop_moved_roll.nearest_stretches
+
+    def walk(*args):
+        walks.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(desktop_moved_roll, 'nearest_stretches', walk)
+    rng = np.random.default_rng(seed + 100)
+    lower, upper = solver.arm.lower_limits[4], solver.arm.upper_limits[4]
+    shortcut = 0
+    for target in _fk_sampled(rng, geometry, 150)[1]:
+        for back in (False, True):
+            held = float(rng.uniform(max(lower, -3.0), min(upper, 3.0)))
+            tool = solver._tool(held)
+            at_held = solver._attempt(*target, None, 0.0, held, tool, back)
+            if math.hypot(*solver._horizontal(*target)) < abs(tool.lateral) or (
+                    (at_held is not None) if back else
+                    at_held.facing.status is not DesktopStatus.JOINT_LIMITED):
+                continue  # the yaw fits at the held roll, or no yaw faces the target there
+            walks.clear()
+            attempt = solver._moved_roll(*target, None, 0.0, held, back, False)
+            stretches, reached = _exhaustive(solver, target, held, back)
+            first = next((r for r in reached if r is not None), None)
+            assert (None if attempt is None else attempt.roll) == first
+            shortcut += attempt is not None and not walks
+    assert shortcut >= 3

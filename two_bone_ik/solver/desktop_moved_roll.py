@@ -11,10 +11,12 @@ import math
 from typing import Optional, Tuple
 
 from two_bone_ik.solver.desktop_poses import Attempt
-from two_bone_ik.solver.desktop_roll import RollTarget
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.solver.desktop_roll import RollTarget, yaw_entry
 from two_bone_ik.solver.desktop_roll_walk import nearest_stretches
 
 _TAU = 2.0 * math.pi
+_REACHED = DesktopStatus.REACHED
 
 
 class MovedRoll:
@@ -42,6 +44,10 @@ class MovedRoll:
         o, w = self.arm.origin, self.arm.up
         dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
         target = RollTarget(float(hu), float(hn), float(dv), back)
+        if not yaw_fits:
+            found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
+            if found is not None:
+                return found
         fallback = None  # the first exact pose the quick correction gave up on
         for trials in nearest_stretches(self._roll_geometry, target, low, high, held,
                                         self._roll_margin):
@@ -60,6 +66,40 @@ class MovedRoll:
                     return attempt._replace(corrected=corrected)
                 fallback = fallback or attempt
         return fallback
+
+    def _past_yaw_entry(self, x, y, z, previous, wanted, held, target, low, high
+                        ) -> Optional['Attempt']:
+        """Return the exact pose just past where the yaw enters its limits, or None.
+
+        For a yaw that does not fit its limits at the held roll: where it first comes within
+        them (:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`), no nearer roll holds a
+        pose, so the stretch past it is the first the walk could find reaching; its first
+        trial (the margin inside it) is tried alone. None (the walk decides) when there is no
+        such roll, the trial is not exact or only on the other elbow, or its correction gives
+        up.
+
+        The walk's own answer differs only where ends it would find lie by that roll: a
+        stretch past it narrower than two margins (the walk tries its middle), or one before
+        it reaching into the rolls where the yaw is within its limits but not yet the margin
+        inside them (:meth:`_yaw_limits_inside`), where a trial of the walk may reach.
+        """
+        entry = yaw_entry(self._roll_geometry, target, low, high, held)
+        if entry is None:
+            return None
+        roll = entry + math.copysign(self._roll_margin, entry - held)
+        if not low + self._roll_margin < roll < high - self._roll_margin:
+            return None
+        attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), target.back,
+                                True)
+        if not self._exact(attempt) or attempt.plane.status is not _REACHED:
+            return None  # (the other elbow: the walk decides, as it may find the configured)
+        attempt = attempt._replace(moved=True)
+        if self._ideal or self._quick is None:
+            return attempt
+        readings = self._readings(attempt.facing, attempt.plane, roll, previous)
+        corrected = self._quick_correction(x, y, z, readings, attempt.facing, attempt.plane,
+                                           attempt.tool, None, 0.0)
+        return None if corrected is None else attempt._replace(corrected=corrected)
 
     def _yaw_crossings(self, x, y, z, back) -> bool:
         """Whether some roll puts the yaw facing the target (or back) on one of its limits."""

@@ -336,6 +336,34 @@ def resolve(geometry: RollGeometry, target: RollTarget, item) -> Tuple[List[floa
     return [], []
 
 
+def yaw_entry(geometry: RollGeometry, target: RollTarget, low: float, high: float,
+              held: float) -> Optional[float]:
+    """Return the roll (rad) nearest ``held`` where the yaw meets one of its limits, if safe.
+
+    For a target whose yaw (facing it, or turned back) does not fit its limits at ``held``:
+    the yaw turns continuously with the roll while it faces the target, so it can come
+    within its limits (moved inside, as :meth:`RollGeometry.closed_form_ends` has them) only
+    where it meets one, or where it starts facing the target. The nearest such roll, when it
+    is a meeting with a limit, strictly nearer than any other and than every roll where the
+    yaw starts or stops facing the target, bounds a stretch around ``held`` (both sides) in
+    which no pose fits the yaw's limits: a moved roll can reach no nearer. None otherwise
+    (also when that roll is ``held`` or on the window's edge).
+    """
+    limits = _in_window(geometry.closed_form_ends(target, True), low, high)
+    if not limits:
+        return None
+    distances = sorted(abs(roll - held) for roll in limits)
+    nearest = min(limits, key=lambda roll: abs(roll - held))
+    distance = distances[0]
+    if distance == 0.0 or len(distances) > 1 and distances[1] == distance or \
+            nearest in (low, high):
+        return None
+    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
+    if any(abs(roll - held) <= distance for roll in facing):
+        return None
+    return nearest
+
+
 def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     """Return the rolls (rad) moved by whole turns into [low, high], each way that fits."""
     out = []
