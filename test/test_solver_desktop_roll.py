@@ -14,7 +14,8 @@ from test_solver_desktop import _feasible_anywhere, _fk_sampled, _geometry
 
 from two_bone_ik.solver.desktop import DesktopSolver
 from two_bone_ik.solver.desktop_results import DesktopStatus
-from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials, yaw_entry
+from two_bone_ik.solver.desktop_roll import (
+    roll_ends, RollTarget, stretch_trials, yaw_entry)
 from urdf_arms import random_desktop_arm
 
 SHAPE = 'yaw + pair + pitch + roll'
@@ -164,3 +165,24 @@ def test_no_roll_nearer_the_held_one_than_the_yaw_entry_fits_the_yaw(seed):
             assert _yaw_inside(solver, target, past, back, margin)
             answered += 1
     assert answered >= 5
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_no_pose_puts_the_tool_point_inside_the_hole_round_the_shoulder(seed):
+    # Random arms: over a grid of elbow, pitch and roll readings within their limits, the
+    # ideal arm's tool point (its own plane_points) is never nearer the shoulder than the
+    # hole; arms with limited pitches have one.
+    arm = random_desktop_arm(np.random.default_rng(110 + seed), SHAPE)
+    model = _geometry(arm).model
+    hole = DesktopSolver(model)._roll_geometry.hole
+    lower, upper = model.lower_limits, model.upper_limits
+    grids = [np.linspace(max(lower[i], -math.pi), min(upper[i], math.pi), 40) for i in (2, 3, 4)]
+    nearest = math.inf
+    for elbow in grids[0]:
+        for pitch in grids[1]:
+            for roll in grids[2]:
+                _, points, _ = model.plane_points((0.0, 0.0, elbow, pitch, roll))
+                nearest = min(nearest, math.dist(points[0], points[3]))
+    assert hole <= nearest + 1e-12
+    if math.isfinite(upper[3] - lower[3]) and upper[3] - lower[3] < 2.0:
+        assert hole > 0.0

@@ -131,7 +131,11 @@ class MovedRoll:
         return dx * f[0] + dy * f[1] + dz * f[2], dx * n[0] + dy * n[1] + dz * n[2]
 
     def _roll_may_reach(self, x, y, z, back) -> bool:
-        """Whether some roll might bring the target within the pair's annulus (a quick bound)."""
+        """Whether some roll might bring the target within the pair's annulus (a quick bound).
+
+        Its inner edge: the pair's, and the hole the pitch's limits leave round the shoulder
+        (:func:`~two_bone_ik.solver.desktop_roll.tool_hole`).
+        """
         arm = self.arm
         (a, b, c), (su, sv) = arm.tool, arm.shoulder
         swing = math.hypot(b[2], c[2])
@@ -150,5 +154,6 @@ class MovedRoll:
         farthest = max(abs(ends[0]), abs(ends[1]))
         l1, l2 = arm.link_lengths
         l3, slack = arm.max_tool_length(), self._on_target
+        far = math.hypot(farthest, dv)
         return (math.hypot(nearest, dv) <= l1 + l2 + l3 + slack
-                and math.hypot(farthest, dv) >= abs(l1 - l2) - l3 - slack)
+                and far >= abs(l1 - l2) - l3 - slack and far >= self._roll_geometry.hole - slack)

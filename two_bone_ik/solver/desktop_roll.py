@@ -120,6 +120,8 @@ class RollGeometry:
         self.pitch_rows = tuple(float(v) for v in self.pitch_angles)
         self.pair_rows = tuple(zip(*(v.tolist() for v in self.pairs))) if \
             self.equations > 1 else ()
+        #: No pose puts the tool point nearer the shoulder than this (m): see :func:`tool_hole`.
+        self.hole = tool_hole(self.tool_rows, self.l1, self.l2, self.zero_sum, self.pitch_rows)
 
     def cosines(self, target: RollTarget, roll: np.ndarray):
         """Return (cosine, base), each shape (K, M): every boundary equation at every roll.
@@ -272,6 +274,44 @@ class RollGeometry:
                 spread = math.acos(ratio)
                 ends += [self.centre + spread, self.centre - spread]
         return ends
+
+
+def tool_hole(tool_rows, l1: float, l2: float, zero_sum: float, pitch_limits: Sequence[float],
+              samples: int = 256) -> float:
+    """Return a distance (m) from the shoulder that no tool point comes nearer, at any roll.
+
+    The tool point lies ``m`` from the elbow, ``m = |T(r) + l2 e(zero_sum - q3)|`` (``T(r)``
+    the tool's in-plane offset from the pitch axis at roll r, ``q3`` the pitch's solver angle
+    within ``pitch_limits``, all angles if empty), and the elbow ``l1`` from the shoulder, so
+    the tool point is at least ``|l1 - m|`` from it: the bound is the least of that over every
+    roll and pitch. ``T(r)`` runs on a segment (the roll axis lies in the arm's plane:
+    :meth:`~two_bone_ik.solver.desktop_model.DesktopArm.max_tool_length`), sampled; ``m``'s
+    least and largest along it are bounded by the samples' and the segment's step (``m``
+    changes by at most as much as ``T``), so the bound is a lower one, never more.
+    """
+    (au, av, _), (bu, bv, _), (cu, cv, _) = tool_rows
+    span = math.sqrt(bu * bu + bv * bv + cu * cu + cv * cv)
+    longer = (bu, bv) if math.hypot(bu, bv) >= math.hypot(cu, cv) else (cu, cv)
+    direction = np.array(longer) * (span / max(math.hypot(*longer), 1e-300))
+    s = np.linspace(-1.0, 1.0, samples)
+    tu, tv = au + s * direction[0], av + s * direction[1]
+    # Half the step between samples, and how far T leaves the segment if b and c are not
+    # quite parallel in the plane: T moves at most that far from the nearest sample.
+    step = span / (samples - 1) + abs(bu * cv - bv * cu) / max(math.hypot(*longer), 1e-300)
+    # The arc the elbow-to-pitch-axis vector's reverse runs on: radius l2, angles around.
+    ends = [zero_sum - v + math.pi for v in pitch_limits[::-1]]  # (angle from, angle to)
+    radius = np.hypot(tu, tv)
+    if ends:
+        width = ends[1] - ends[0]
+        inside = np.remainder(np.arctan2(tv, tu) - ends[0], _TAU) <= width
+        outside = np.remainder(np.arctan2(-tv, -tu) - ends[0], _TAU) <= width
+        to_ends = [np.hypot(tu - l2 * math.cos(e), tv - l2 * math.sin(e)) for e in ends]
+        nearest = np.where(inside, np.abs(radius - l2), np.minimum(*to_ends))
+        farthest = np.where(outside, radius + l2, np.maximum(*to_ends))
+    else:
+        nearest, farthest = np.abs(radius - l2), radius + l2
+    low, high = float(nearest.min()) - step, float(farthest.max()) + step
+    return max(0.0, low - l1, l1 - high)
 
 
 def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: float
