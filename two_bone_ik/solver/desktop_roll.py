@@ -386,16 +386,17 @@ def yaw_entry(geometry: RollGeometry, target: RollTarget, low: float, high: floa
     where it meets one, or where it starts facing the target. The nearest such roll, when it
     is a meeting with a limit, strictly nearer than any other and than every roll where the
     yaw starts or stops facing the target, bounds a stretch around ``held`` (both sides) in
-    which no pose fits the yaw's limits: a moved roll can reach no nearer. None otherwise
-    (also when that roll is ``held`` or on the window's edge).
+    which no pose fits the yaw's limits: a moved roll can reach no nearer. Of two as near on
+    either side, the one below (the walk tries that side first). None otherwise (also when
+    that roll is ``held`` or on the window's edge).
     """
     limits = _in_window(geometry.closed_form_ends(target, True), low, high)
     if not limits:
         return None
-    distances = sorted(abs(roll - held) for roll in limits)
-    nearest = min(limits, key=lambda roll: abs(roll - held))
-    distance = distances[0]
-    if distance == 0.0 or len(distances) > 1 and distances[1] == distance or \
+    nearest = min(limits, key=lambda roll: (abs(roll - held), roll))
+    distance = abs(nearest - held)
+    ties = [roll for roll in limits if abs(roll - held) == distance]
+    if distance == 0.0 or len(ties) > 2 or len(ties) == 2 and max(ties) - held != distance or \
             nearest in (low, high):
         return None
     facing = _in_window(geometry.closed_form_ends(target, False), low, high)
