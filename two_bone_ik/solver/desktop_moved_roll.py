@@ -3,7 +3,11 @@
 Classes (b) and (d) of the preference order: the roll's range cut where reachability may
 change (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), the stretches tried nearest the
 held roll first, their ends found only as far out as the walk goes
-(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). A mixin of
+(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). Two shortcuts before
+that: a target nearer the shoulder than any tool point comes has none
+(:func:`~two_bone_ik.solver.desktop_roll.tool_hole`), and a yaw out of its limits at the
+held roll has the first trial past where it enters them
+(:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`) tried alone. A mixin of
 :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 """
 
@@ -31,7 +35,9 @@ class MovedRoll:
         (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), each stretch tried from its end
         nearest ``held``, nearest stretches first (the ends beyond the first that reaches are
         never refined). ``yaw_fits``: whether the yaw fits its
-        limits at the held roll (if not and no roll brings it to a limit, none can help).
+        limits at the held roll (if not and no roll brings it to a limit, none can help; if
+        not, the first trial past where it enters them is tried before the walk:
+        :meth:`_past_yaw_entry`).
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
