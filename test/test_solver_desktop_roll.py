@@ -13,7 +13,9 @@ import pytest
 from test_solver_desktop import _feasible_anywhere, _fk_sampled, _geometry
 
 from two_bone_ik.solver.desktop import DesktopSolver
-from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.solver.desktop_roll import (
+    roll_ends, RollTarget, stretch_trials, yaw_entry)
 from urdf_arms import random_desktop_arm
 
 SHAPE = 'yaw + pair + pitch + roll'
@@ -101,3 +103,86 @@ def test_every_zero_of_the_boundary_functions_is_an_end(seed):
                 change = values[:, :-1] * values[:, 1:] < 0.0
             for column in np.unique(np.nonzero(change)[1]):
                 assert np.abs(ends - rolls[column]).min() <= 4e-4, (rolls[column], back)
+
+
+def _yaw_inside(solver, target, roll, back, margin):
+    """Whether the yaw facing ``target`` (or back) at ``roll`` fits its limits less ``margin``.
+
+    None: no yaw faces it there.
+    """
+    lateral = solver._tool(roll).lateral
+    if back:
+        facing = solver._back(*target, lateral, None)
+        if facing is None:
+            hu, hn = solver._horizontal(*target)
+            return False if math.hypot(hu, hn) >= abs(lateral) else None
+    else:
+        facing = solver._face(*target, lateral, None)
+        if facing.status is DesktopStatus.INSIDE_INNER:
+            return None
+        if facing.status is not None:
+            return False
+    lower, upper = solver.arm.lower_limits[0], solver.arm.upper_limits[0]
+    return lower + margin <= facing.reading <= upper - margin
+
+
+@pytest.mark.parametrize('seed', (81, 82, 90))  # arms whose yaw has limits
+def test_no_roll_nearer_the_held_one_than_the_yaw_entry_fits_the_yaw(seed):
+    # Random arms, targets and held rolls at which the yaw does not fit its limits: where
+    # yaw_entry answers a roll, the yaw is outside them (moved inside by the moved roll's
+    # margin) at every roll nearer the held one, on both sides (a dense scan), and inside
+    # them just past the entry (FK-sampled targets and targets near the yaw axis).
+    rng = np.random.default_rng(seed)
+    arm = random_desktop_arm(rng, SHAPE)
+    model = _geometry(arm).model
+    solver = DesktopSolver(model)
+    _, targets = _fk_sampled(rng, _geometry(arm), 40)
+    # And targets the yaw faces at some rolls only (as near its axis as the tool swings).
+    roll_geometry = solver._roll_geometry
+    for angle, lateral, height in rng.uniform((-math.pi, -1.0, -0.2), (math.pi, 1.0, 0.2),
+                                              (40, 3)):
+        rho = abs(roll_geometry.lateral + lateral * roll_geometry.swing)
+        targets.append(np.asarray(model.origin) + height * np.asarray(model.up) + rho * (
+            math.cos(angle) * np.asarray(model.forward) + math.sin(angle) * np.asarray(
+                model.normal)))
+    lower, upper = model.lower_limits[4], model.upper_limits[4]
+    answered, margin = 0, solver._yaw_margin
+    for target in targets:
+        hu, hn = solver._horizontal(*target)
+        dv = float(np.dot(np.subtract(target, model.origin), model.up)) - model.shoulder[1]
+        helds = rng.uniform(max(lower, -3.0), min(upper, 3.0), 6)
+        for back, held in zip((False, True) * 3, helds.tolist()):
+            low, high = max(lower, held - math.pi), min(upper, held + math.pi)
+            entry = yaw_entry(solver._roll_geometry, RollTarget(hu, hn, dv, back), low, high,
+                              held)
+            if entry is None or _yaw_inside(solver, target, held, back, 0.0) is not False:
+                continue
+            distance = abs(entry - held)
+            for roll in held + np.linspace(-distance, distance, 801)[1:-1]:
+                if low <= roll <= high:
+                    assert not _yaw_inside(solver, target, float(roll), back, margin), roll
+            past = entry + math.copysign(1e-6, entry - held)
+            assert _yaw_inside(solver, target, past, back, margin)
+            answered += 1
+    assert answered >= 5
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_no_pose_puts_the_tool_point_inside_the_hole_round_the_shoulder(seed):
+    # Random arms: over a grid of elbow, pitch and roll readings within their limits, the
+    # ideal arm's tool point (its own plane_points) is never nearer the shoulder than the
+    # hole; arms with limited pitches have one.
+    arm = random_desktop_arm(np.random.default_rng(110 + seed), SHAPE)
+    model = _geometry(arm).model
+    hole = DesktopSolver(model)._roll_geometry.hole
+    lower, upper = model.lower_limits, model.upper_limits
+    grids = [np.linspace(max(lower[i], -math.pi), min(upper[i], math.pi), 40) for i in (2, 3, 4)]
+    nearest = math.inf
+    for elbow in grids[0]:
+        for pitch in grids[1]:
+            for roll in grids[2]:
+                _, points, _ = model.plane_points((0.0, 0.0, elbow, pitch, roll))
+                nearest = min(nearest, math.dist(points[0], points[3]))
+    assert hole <= nearest + 1e-12
+    if math.isfinite(upper[3] - lower[3]) and upper[3] - lower[3] < 2.0:
+        assert hole > 0.0

@@ -6,18 +6,23 @@ Oracle: the exhaustive order, every end :func:`roll_ends` finds cut into stretch
 
 import bisect
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_solver_desktop import _fk_sampled, _geometry
 
-from two_bone_ik.solver import desktop_roll_walk
+from two_bone_ik.arm.desktop_geometry import desktop_from_chain
+from two_bone_ik.arm.urdf_import import chain_from_urdf
+from two_bone_ik.solver import desktop_moved_roll, desktop_roll_walk
 from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop_results import DesktopStatus
 from two_bone_ik.solver.desktop_roll import roll_ends, RollTarget, stretch_trials
 from two_bone_ik.solver.desktop_roll_walk import nearest_stretches
 from urdf_arms import random_desktop_arm
 
 SHAPE = 'yaw + pair + pitch + roll'
+DEMO_URDF = (Path(__file__).resolve().parents[1] / 'demo' / 'desktop_arm.urdf').read_text()
 
 
 def _solver(seed):
@@ -194,3 +199,64 @@ def _checked_walk(solver, target, held, back, resolved):
 def _pending(solver, target, held, back):
     roll_target, low, high = _window(solver, target, held, back)
     return len(desktop_roll_walk.roll_brackets(solver._roll_geometry, roll_target, low, high)[1])
+
+
+@pytest.mark.parametrize('seed', (81, 82, 90))  # arms whose yaw has limits
+def test_past_the_yaw_entry_the_moved_roll_is_the_exhaustive_one(seed, monkeypatch):
+    # Exact arms, held rolls at which the yaw faces the target outside its limits: the moved
+    # roll, found past the yaw's entry without the walk when that reaches, is the exhaustive
+    # order's roll to the bit (the walk runs only when the shortcut cannot answer).
+    geometry, solver = _solver(seed)
+    rng = np.random.default_rng(seed + 100)
+    lower, upper = solver.arm.lower_limits[4], solver.arm.upper_limits[4]
+    helds = rng.uniform(max(lower, -3.0), min(upper, 3.0), 300).tolist()
+    shortcut, _ = _shortcut_cases(solver, _fk_sampled(rng, geometry, 150)[1], helds,
+                                  monkeypatch)
+    assert shortcut >= 3
+
+
+def test_past_two_yaw_entries_as_near_the_one_below_is_the_exhaustive_one(monkeypatch):
+    # The demo arm held at roll 0, where the yaw meets its limits as far below as above: the
+    # shortcut takes the stretch below first, as the walk does, to the bit.
+    geometry = desktop_from_chain(chain_from_urdf(DEMO_URDF, 'base_link', 'tool'))
+    solver = DesktopSolver(geometry.model)
+    targets = _fk_sampled(np.random.default_rng(5), geometry, 400)[1]
+    shortcut, ties = _shortcut_cases(solver, targets, [0.0] * 800, monkeypatch)
+    assert shortcut >= 3 and ties >= 3
+
+
+def _shortcut_cases(solver, targets, helds, monkeypatch):
+    """Check the moved roll against the exhaustive order where the yaw is out at ``held``.
+
+    Returns how many the shortcut answered (no walk), and how many of those had two yaw
+    entries as near.
+    """
+    walks = []
+    real = desktop_moved_roll.nearest_stretches
+
+    def walk(*args):
+        walks.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(desktop_moved_roll, 'nearest_stretches', walk)
+    shortcut, ties = 0, 0
+    cases = ((target, back) for target in targets for back in (False, True))
+    for (target, back), held in zip(cases, helds):
+        tool = solver._tool(held)
+        at_held = solver._attempt(*target, None, 0.0, held, tool, back)
+        if math.hypot(*solver._horizontal(*target)) < abs(tool.lateral) or (
+                (at_held is not None) if back else
+                at_held.facing.status is not DesktopStatus.JOINT_LIMITED):
+            continue  # the yaw fits at the held roll, or no yaw faces the target there
+        walks.clear()
+        attempt = solver._moved_roll(*target, None, 0.0, held, back, False)
+        stretches, reached = _exhaustive(solver, target, held, back)
+        first = next((r for r in reached if r is not None), None)
+        assert (None if attempt is None else attempt.roll) == first
+        if attempt is not None and not walks:
+            shortcut += 1
+            roll_target, low, high = _window(solver, target, held, back)
+            near = sorted(abs(math.remainder(e - held, 2.0 * math.pi)) for e in
+                          solver._roll_geometry.closed_form_ends(roll_target, True))
+            ties += len(near) > 1 and near[0] == near[1] and attempt.roll < held
+    return shortcut, ties

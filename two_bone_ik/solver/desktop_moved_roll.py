@@ -3,7 +3,11 @@
 Classes (b) and (d) of the preference order: the roll's range cut where reachability may
 change (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), the stretches tried nearest the
 held roll first, their ends found only as far out as the walk goes
-(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). A mixin of
+(:func:`~two_bone_ik.solver.desktop_roll_walk.nearest_stretches`). Two shortcuts before
+that: a target nearer the shoulder than any tool point comes has none
+(:func:`~two_bone_ik.solver.desktop_roll.tool_hole`), and a yaw out of its limits at the
+held roll has the first trial past where it enters them
+(:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`) tried alone. A mixin of
 :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 """
 
@@ -11,10 +15,12 @@ import math
 from typing import Optional, Tuple
 
 from two_bone_ik.solver.desktop_poses import Attempt
-from two_bone_ik.solver.desktop_roll import RollTarget
+from two_bone_ik.solver.desktop_results import DesktopStatus
+from two_bone_ik.solver.desktop_roll import RollTarget, yaw_entry
 from two_bone_ik.solver.desktop_roll_walk import nearest_stretches
 
 _TAU = 2.0 * math.pi
+_REACHED = DesktopStatus.REACHED
 
 
 class MovedRoll:
@@ -29,7 +35,9 @@ class MovedRoll:
         (:func:`~two_bone_ik.solver.desktop_roll.roll_ends`), each stretch tried from its end
         nearest ``held``, nearest stretches first (the ends beyond the first that reaches are
         never refined). ``yaw_fits``: whether the yaw fits its
-        limits at the held roll (if not and no roll brings it to a limit, none can help).
+        limits at the held roll (if not and no roll brings it to a limit, none can help; if
+        not, the first trial past where it enters them is tried before the walk:
+        :meth:`_past_yaw_entry`).
         """
         if not self._roll_may_reach(x, y, z, back):
             return None
@@ -42,12 +50,16 @@ class MovedRoll:
         o, w = self.arm.origin, self.arm.up
         dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
         target = RollTarget(float(hu), float(hn), float(dv), back)
+        if not yaw_fits:
+            found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
+            if found is not None:
+                return found
         fallback = None  # the first exact pose the quick correction gave up on
         for trials in nearest_stretches(self._roll_geometry, target, low, high, held,
                                         self._roll_margin):
             for roll in trials:
                 attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll),
-                                        back)
+                                        back, True)
                 if not self._exact(attempt):
                     continue
                 attempt = attempt._replace(moved=True)
@@ -60,6 +72,40 @@ class MovedRoll:
                     return attempt._replace(corrected=corrected)
                 fallback = fallback or attempt
         return fallback
+
+    def _past_yaw_entry(self, x, y, z, previous, wanted, held, target, low, high
+                        ) -> Optional['Attempt']:
+        """Return the exact pose just past where the yaw enters its limits, or None.
+
+        For a yaw that does not fit its limits at the held roll: where it first comes within
+        them (:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`), no nearer roll holds a
+        pose, so the stretch past it is the first the walk could find reaching; its first
+        trial (the margin inside it) is tried alone. None (the walk decides) when there is no
+        such roll, the trial is not exact or only on the other elbow, or its correction gives
+        up.
+
+        The walk's own answer differs only where ends it would find lie by that roll: a
+        stretch past it narrower than two margins (the walk tries its middle), or one before
+        it reaching into the rolls where the yaw is within its limits but not yet the margin
+        inside them (:meth:`_yaw_limits_inside`), where a trial of the walk may reach.
+        """
+        entry = yaw_entry(self._roll_geometry, target, low, high, held)
+        if entry is None:
+            return None
+        roll = entry + math.copysign(self._roll_margin, entry - held)
+        if not low + self._roll_margin < roll < high - self._roll_margin:
+            return None
+        attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), target.back,
+                                True)
+        if not self._exact(attempt) or attempt.plane.status is not _REACHED:
+            return None  # (the other elbow: the walk decides, as it may find the configured)
+        attempt = attempt._replace(moved=True)
+        if self._ideal or self._quick is None:
+            return attempt
+        readings = self._readings(attempt.facing, attempt.plane, roll, previous)
+        corrected = self._quick_correction(x, y, z, readings, attempt.facing, attempt.plane,
+                                           attempt.tool, None, 0.0)
+        return None if corrected is None else attempt._replace(corrected=corrected)
 
     def _yaw_crossings(self, x, y, z, back) -> bool:
         """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
@@ -91,7 +137,11 @@ class MovedRoll:
         return dx * f[0] + dy * f[1] + dz * f[2], dx * n[0] + dy * n[1] + dz * n[2]
 
     def _roll_may_reach(self, x, y, z, back) -> bool:
-        """Whether some roll might bring the target within the pair's annulus (a quick bound)."""
+        """Whether some roll might bring the target within the pair's annulus (a quick bound).
+
+        Its inner edge: the pair's, and the hole the pitch's limits leave round the shoulder
+        (:func:`~two_bone_ik.solver.desktop_roll.tool_hole`).
+        """
         arm = self.arm
         (a, b, c), (su, sv) = arm.tool, arm.shoulder
         swing = math.hypot(b[2], c[2])
@@ -110,5 +160,6 @@ class MovedRoll:
         farthest = max(abs(ends[0]), abs(ends[1]))
         l1, l2 = arm.link_lengths
         l3, slack = arm.max_tool_length(), self._on_target
+        far = math.hypot(farthest, dv)
         return (math.hypot(nearest, dv) <= l1 + l2 + l3 + slack
-                and math.hypot(farthest, dv) >= abs(l1 - l2) - l3 - slack)
+                and far >= abs(l1 - l2) - l3 - slack and far >= self._roll_geometry.hole - slack)

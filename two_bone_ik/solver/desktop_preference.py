@@ -120,14 +120,21 @@ class PreferenceOrder:
             if moved is not None:
                 yield moved
 
-    def _attempt(self, x, y, z, previous, wanted, roll, tool, back) -> Optional['Attempt']:
-        """Return the plane's best pose with the yaw facing (or turned back), at roll ``roll``."""
+    def _attempt(self, x, y, z, previous, wanted, roll, tool, back, exact_only=False
+                 ) -> Optional['Attempt']:
+        """Return the plane's best pose with the yaw facing (or turned back), at roll ``roll``.
+
+        With ``exact_only``: None, the plane not solved, when the yaw cannot face the target
+        within its limits (no exact pose then: :meth:`_exact` asks a facing without status).
+        """
         if back:
             facing = self._back(x, y, z, tool.lateral, previous)
             if facing is None:
                 return None
         else:
             facing = self._face(x, y, z, tool.lateral, previous)
+            if exact_only and facing.status is not None:
+                return None
         su, sv = self.arm.shoulder
         plane = self._plane(facing.u - su, facing.v - sv, tool, wanted, previous, False,
                             closest=False)

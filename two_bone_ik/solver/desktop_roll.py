@@ -120,6 +120,8 @@ class RollGeometry:
         self.pitch_rows = tuple(float(v) for v in self.pitch_angles)
         self.pair_rows = tuple(zip(*(v.tolist() for v in self.pairs))) if \
             self.equations > 1 else ()
+        #: No pose puts the tool point nearer the shoulder than this (m): see :func:`tool_hole`.
+        self.hole = tool_hole(self.tool_rows, self.l1, self.l2, self.zero_sum, self.pitch_rows)
 
     def cosines(self, target: RollTarget, roll: np.ndarray):
         """Return (cosine, base), each shape (K, M): every boundary equation at every roll.
@@ -176,18 +178,21 @@ class RollGeometry:
         np.add(cosine, 1.0, out=out[1::2])
         return out
 
-    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool):
+    def corners(self, cosine: np.ndarray, base: np.ndarray, skip: bool, both: bool = False):
         """(rows, values): corner rows of :meth:`functions` from :meth:`cosines`' arrays.
 
         ``rows``: their rows' numbers in :meth:`functions`; with ``skip``, only the rows whose
-        first equation has a root at some roll (the others are NaN throughout). Call it with
-        numpy's invalid-value warnings off.
+        first equation has a root at some roll (the others are NaN throughout); with ``both``
+        too, only those whose second equation has one as well (for rolls where no tangency
+        function has a zero: there every ``|cosine_k|`` stays on one side of 1, and a corner
+        needs ``|cosine_k| <= 1``). Call it with numpy's invalid-value warnings off.
         """
         first, second, sign = self.pairs
         has = np.abs(cosine) <= 1.0
         spread = np.arccos(np.where(has, cosine, np.nan))
         if skip:
-            kept = np.flatnonzero(has.any(axis=1)[first])
+            rooted = has.any(axis=1)
+            kept = np.flatnonzero(rooted[first] & rooted[second] if both else rooted[first])
             first, second, sign = first[kept], second[kept], sign[kept]
         else:
             kept = np.arange(len(first))
@@ -271,6 +276,44 @@ class RollGeometry:
         return ends
 
 
+def tool_hole(tool_rows, l1: float, l2: float, zero_sum: float, pitch_limits: Sequence[float],
+              samples: int = 256) -> float:
+    """Return a distance (m) from the shoulder that no tool point comes nearer, at any roll.
+
+    The tool point lies ``m`` from the elbow, ``m = |T(r) + l2 e(zero_sum - q3)|`` (``T(r)``
+    the tool's in-plane offset from the pitch axis at roll r, ``q3`` the pitch's solver angle
+    within ``pitch_limits``, all angles if empty), and the elbow ``l1`` from the shoulder, so
+    the tool point is at least ``|l1 - m|`` from it: the bound is the least of that over every
+    roll and pitch. ``T(r)`` runs on a segment (the roll axis lies in the arm's plane:
+    :meth:`~two_bone_ik.solver.desktop_model.DesktopArm.max_tool_length`), sampled; ``m``'s
+    least and largest along it are bounded by the samples' and the segment's step (``m``
+    changes by at most as much as ``T``), so the bound is a lower one, never more.
+    """
+    (au, av, _), (bu, bv, _), (cu, cv, _) = tool_rows
+    span = math.sqrt(bu * bu + bv * bv + cu * cu + cv * cv)
+    longer = (bu, bv) if math.hypot(bu, bv) >= math.hypot(cu, cv) else (cu, cv)
+    direction = np.array(longer) * (span / max(math.hypot(*longer), 1e-300))
+    s = np.linspace(-1.0, 1.0, samples)
+    tu, tv = au + s * direction[0], av + s * direction[1]
+    # Half the step between samples, and how far T leaves the segment if b and c are not
+    # quite parallel in the plane: T moves at most that far from the nearest sample.
+    step = span / (samples - 1) + abs(bu * cv - bv * cu) / max(math.hypot(*longer), 1e-300)
+    # The arc the elbow-to-pitch-axis vector's reverse runs on: radius l2, angles around.
+    ends = [zero_sum - v + math.pi for v in pitch_limits[::-1]]  # (angle from, angle to)
+    radius = np.hypot(tu, tv)
+    if ends:
+        width = ends[1] - ends[0]
+        inside = np.remainder(np.arctan2(tv, tu) - ends[0], _TAU) <= width
+        outside = np.remainder(np.arctan2(-tv, -tu) - ends[0], _TAU) <= width
+        to_ends = [np.hypot(tu - l2 * math.cos(e), tv - l2 * math.sin(e)) for e in ends]
+        nearest = np.where(inside, np.abs(radius - l2), np.minimum(*to_ends))
+        farthest = np.where(outside, radius + l2, np.maximum(*to_ends))
+    else:
+        nearest, farthest = np.abs(radius - l2), radius + l2
+    low, high = float(nearest.min()) - step, float(farthest.max()) + step
+    return max(0.0, low - l1, l1 - high)
+
+
 def roll_ends(geometry: RollGeometry, target: RollTarget, low: float, high: float
               ) -> List[float]:
     """Return every roll in [low, high] (rad) where reachability may change, sorted.
@@ -333,6 +376,35 @@ def resolve(geometry: RollGeometry, target: RollTarget, item) -> Tuple[List[floa
     return [], []
 
 
+def yaw_entry(geometry: RollGeometry, target: RollTarget, low: float, high: float,
+              held: float) -> Optional[float]:
+    """Return the roll (rad) nearest ``held`` where the yaw meets one of its limits, if safe.
+
+    For a target whose yaw (facing it, or turned back) does not fit its limits at ``held``:
+    the yaw turns continuously with the roll while it faces the target, so it can come
+    within its limits (moved inside, as :meth:`RollGeometry.closed_form_ends` has them) only
+    where it meets one, or where it starts facing the target. The nearest such roll, when it
+    is a meeting with a limit, strictly nearer than any other and than every roll where the
+    yaw starts or stops facing the target, bounds a stretch around ``held`` (both sides) in
+    which no pose fits the yaw's limits: a moved roll can reach no nearer. Of two as near on
+    either side, the one below (the walk tries that side first). None otherwise (also when
+    that roll is ``held`` or on the window's edge).
+    """
+    limits = _in_window(geometry.closed_form_ends(target, True), low, high)
+    if not limits:
+        return None
+    nearest = min(limits, key=lambda roll: (abs(roll - held), roll))
+    distance = abs(nearest - held)
+    ties = [roll for roll in limits if abs(roll - held) == distance]
+    if distance == 0.0 or len(ties) > 2 or len(ties) == 2 and max(ties) - held != distance or \
+            nearest in (low, high):
+        return None
+    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
+    if any(abs(roll - held) <= distance for roll in facing):
+        return None
+    return nearest
+
+
 def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     """Return the rolls (rad) moved by whole turns into [low, high], each way that fits."""
     out = []
@@ -367,9 +439,10 @@ def _function_zeros(geometry: RollGeometry, target: RollTarget, pieces):
     tangencies = 2 * geometry.equations
     with np.errstate(divide='ignore', invalid='ignore'):
         cosine, base = geometry._cosines(target, rolls)
-        rows, corners = geometry.corners(cosine, base, True)
+        rows, corners = geometry.corners(cosine, base, True, True)
         # All rows bracketed at once; the corners' brackets stand if no tangency has a zero
-        # (else their samples crowd toward the zeros, and they are bracketed anew).
+        # (so only the pairs of equations with roots somewhere count; else their samples crowd
+        # toward the zeros, and they are bracketed anew).
         items = _brackets(np.concatenate((geometry.tangencies(cosine), corners)), rolls, piece,
                           list(range(tangencies)) + rows.tolist())
         zeros, pending = [], [item for item in items if item[2] < tangencies]
