@@ -212,3 +212,17 @@ def test_a_line_between_reaching_back_and_the_yaw_axis_keeps_the_yaw():
         assert _off_the_line(line, s, readings, geometry) <= 1e-9
         np.testing.assert_allclose(readings[:, 0], back[0], atol=1e-9)  # the yaw held
         assert {yaw_branch_of(geometry, q) for q in line.dense} == {'back', ''}
+
+
+def test_a_line_whose_point_only_the_other_branch_reaches_is_refused_where():
+    # Reaching back, 3 % along (near the yaw axis) no pose reaches back with the roll as
+    # turned; the preference order's answer there faces the point, which is refused, named.
+    solver = _desktop()
+    geometry = solver.geometry
+    start = (2.32, 1.07, -0.59, -1.5, 2.18)
+    goal = DesktopTargetSolver(geometry, elbow_of(geometry, start), False).solve_on_yaw_branch(
+        0.014, 0.1, 0.305, 'back', start, approach_pitch(geometry, start))
+    with pytest.raises(LineError, match=r'has no pose reaching back over the yaw axis with the '
+                                        r'roll as the line turns it at .* 3 % along it: the '
+                                        r'point there is reached facing the target'):
+        LinePlanner(solver).line(start, goal.readings)
