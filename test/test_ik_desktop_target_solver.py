@@ -165,3 +165,19 @@ def test_absurdly_far_is_the_planar_arms_rule_and_far_reads_in_people_numbers():
     assert solver.solve('', 0.0, 0.0, 0.99e100).status is NodeStatus.OUT_OF_REACH
     far = solver.solve('', 1e20, 0.0, 0.0)
     assert solver.describe(far).startswith('OUT_OF_REACH: target 1e+20 m beyond reach (0.')
+
+
+def test_solve_on_yaw_branch_gives_the_node_result_or_none():
+    solver = _solver()
+    behind, previous = (-0.15, 0.01, 0.1), (0.3, 0.0, 0.0, 0.0, 0.4)
+    result = solver.solve_on_yaw_branch(*behind, 'back', previous, 0.2)
+    assert result.status is NodeStatus.ELBOW_FLIPPED  # (only elbow down reaches back there)
+    assert result.reachable and not result.rejected and result.elbow == 'down'
+    assert result.yaw_branch == 'back' and not result.roll_moved and result.readings[4] == 0.4
+    assert np.linalg.norm(np.subtract(solver.geometry.tool_position(result.readings),
+                                      behind)) < 1e-12
+    assert result.frame_id == '' and result.position == behind
+    assert solver.solve_on_yaw_branch(*behind, 'facing', previous, 0.2) is None
+    # Input the solver cannot use is None too (a line falls back to the solver's own answer).
+    assert solver.solve_on_yaw_branch(math.nan, 0.01, 0.1, 'back', previous, 0.2) is None
+    assert solver.solve_on_yaw_branch(*behind, 'back', (math.nan,) * 5, 0.2) is None

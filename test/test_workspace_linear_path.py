@@ -191,3 +191,38 @@ def test_a_line_whose_point_only_a_moved_roll_reaches_is_refused_where():
                                         r'line turns it at .* 38 % along it: the point there is '
                                         r'reached with the roll moved'):
         LinePlanner(solver).line(a, b)
+
+
+def test_a_line_between_reaching_back_and_the_yaw_axis_keeps_the_yaw():
+    # The tool in the arm's plane and the shoulder on a plane through the yaw axis: the point
+    # on the axis is on both yaw branches (the yaw kept), so a line from a pose reaching back
+    # to it (and back again) is followed, the yaw held, not refused at its end as 'facing'.
+    config = arm_config_from_mapping({**DESKTOP_PARAMETERS, 'tool_offset': [0.1, 0.0, 0.0],
+                                      'shoulder_position': [0.02, 0.0, 0.09]})
+    solver = DesktopTargetSolver.from_config(config, desktop_geometry(config))
+    geometry = solver.geometry
+    back = (0.26, 1.52, 0.65, 0.93, 0.0)
+    assert yaw_branch_of(geometry, back) == 'back'
+    over = _pose(solver, (0.0, 0.0, 0.32), back, approach_pitch=approach_pitch(geometry, back))
+    assert yaw_branch_of(geometry, over) == '' and over[0] == back[0]
+    for start, goal in ((back, over), (over, back)):
+        line = LinePlanner(solver).line(start, goal)
+        s = np.linspace(0.0, 1.0, 41)
+        readings = line.readings(s)
+        assert _off_the_line(line, s, readings, geometry) <= 1e-9
+        np.testing.assert_allclose(readings[:, 0], back[0], atol=1e-9)  # the yaw held
+        assert {yaw_branch_of(geometry, q) for q in line.dense} == {'back', ''}
+
+
+def test_a_line_whose_point_only_the_other_branch_reaches_is_refused_where():
+    # Reaching back, 3 % along (near the yaw axis) no pose reaches back with the roll as
+    # turned; the preference order's answer there faces the point, which is refused, named.
+    solver = _desktop()
+    geometry = solver.geometry
+    start = (2.32, 1.07, -0.59, -1.5, 2.18)
+    goal = DesktopTargetSolver(geometry, elbow_of(geometry, start), False).solve_on_yaw_branch(
+        0.014, 0.1, 0.305, 'back', start, approach_pitch(geometry, start))
+    with pytest.raises(LineError, match=r'has no pose reaching back over the yaw axis with the '
+                                        r'roll as the line turns it at .* 3 % along it: the '
+                                        r'point there is reached facing the target'):
+        LinePlanner(solver).line(start, goal.readings)

@@ -235,7 +235,9 @@ class LinePath:
         if result.elbow != self._elbow:
             raise LineError(f'the straight line would change the elbow from {self._elbow} to '
                             f'{result.elbow} {where} (the arm stretched or folded there)')
-        if self._branch and (result.yaw_branch != self._branch or result.roll_moved):
+        # A tool point on the yaw axis is on both branches (the yaw kept; either label).
+        if self._branch and (result.roll_moved or result.yaw_branch != self._branch and
+                             yaw_branch_of(self._planner.geometry, result.readings)):
             raise LineError(f'the straight line has no pose {_BRANCH_TEXT[self._branch]} '
                             f'with the roll as the line turns it {where}: the point there is '
                             'reached ' + ('with the roll moved' if result.roll_moved else
