@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from two_bone_ik.arm.config import ArmConfig
-from two_bone_ik.arm.desktop_config import arm_config_from_mapping, desktop_geometry
+from two_bone_ik.arm.desktop_config import (
+    arm_config_from_mapping, desktop_geometry, DesktopConfig)
 from two_bone_ik.ik.desktop_target_solver import DesktopTargetSolver
 from two_bone_ik.ik.target_solver import TargetSolver
 from two_bone_ik.workspace.linear_path import (
@@ -174,11 +175,37 @@ def test_a_desktop_line_reaching_back_stays_back_where_facing_would_reach_too():
     np.testing.assert_allclose(line.readings([0.0, 1.0]), [start, goal.readings], atol=1e-9)
 
 
-def test_a_line_between_the_yaw_branches_is_refused_before_it_is_solved():
+def test_a_desktop_line_over_the_yaw_axis_keeps_the_yaw_and_changes_branch():
+    # In the arm's plane from in front of the base to behind it, the yaw limits (+-2 rad)
+    # ruling out facing the far end: the tool point passes over the yaw axis, the yaw kept at
+    # 0 and the branch changing there (the nearer yaw chosen pose by pose).
+    config = DesktopConfig(
+        joint_names=('yaw', 'shoulder', 'elbow', 'pitch', 'roll'), link_lengths=(0.12, 0.10),
+        plane='xz', shoulder_position=(0.0, 0.0, 0.05),
+        joint_zero_angles=(0.0, 0.5, -0.5, 0.0, 0.0), joint_directions=(1, -1, -1, -1, 1),
+        tool_offset=(0.05, 0.0, 0.0), joint_lower_limits=(-2.0, -1.5, -2.5, -1.8, -2.5),
+        joint_upper_limits=(2.0, 1.5, 2.5, 1.8, 2.5))
+    geometry = desktop_geometry(config)
+    solver = DesktopTargetSolver.from_config(config, geometry)
+    a = (0.0, -0.05336283540199038, 1.9735793109808677, -0.2782191349964258, 0.0)
+    b = (0.0, 0.5203796614588168, 2.0954430981691123, 1.176571186404196, 0.0)
+    assert (yaw_branch_of(geometry, a), yaw_branch_of(geometry, b)) == ('facing', 'back')
+    line = LinePlanner(solver).line(a, b)
+    assert np.abs(line.dense[:, 0]).max() <= 1e-9
+    assert {yaw_branch_of(geometry, q) for q in line.dense} >= {'facing', 'back'}
+    s = np.linspace(0.0, 1.0, 101)
+    readings = line.readings(s)
+    assert _off_the_line(line, s, readings, geometry) <= 1e-9
+    assert np.abs(readings[:, 0]).max() <= 1e-9
+    np.testing.assert_allclose(line.readings([0.0, 1.0]), [a, b], atol=1e-9)
+
+
+def test_a_line_from_reaching_back_to_facing_the_target_is_solved_and_refused_where():
+    # Not over the yaw axis: solved pose by pose (not refused up front for its ends'
+    # branches), and refused where the pitch turning to the target's cannot be kept.
     solver = _desktop()
     facing = _pose(solver, (0.2, 0.1, 0.1))
-    with pytest.raises(LineError, match="cannot change the yaw branch: the arm's pose is "
-                                        "reaching back over the yaw axis, the target's facing"):
+    with pytest.raises(LineError, match=r'cannot keep the approach pitch .* 37 % along it'):
         LinePlanner(solver).line(BACK_START, facing)
 
 

@@ -10,7 +10,9 @@ to the solver's accuracy (1e-9 of the reach). A start stretched or folded is on 
 one on the other elbow has no straight line to the target. A desktop arm's line stays on the yaw
 branch it starts on (facing the target, or reaching back over the yaw axis) with the roll as
 the line turns it: each pose is that class's (``solve_on_yaw_branch``), not the preference
-order's, whose first class can change along the line.
+order's, whose first class can change along the line. A line from one branch to the other
+(over the yaw axis, the yaw kept) takes, pose by pose, the branch whose yaw is nearer the pose
+before's; where that still swings the yaw, the rate check below refuses it.
 
 Built, it has solved the line densely (every :data:`SAMPLE_SPACING` of the tool point's travel
 and :data:`PITCH_SPACING` of the pitch) and refused it, with :class:`LineError` naming where,
@@ -62,6 +64,7 @@ EDGE_TOLERANCE = 1e-9
 
 #: How a message names each yaw branch and elbow.
 _BRANCH_TEXT = {'facing': 'facing the target', 'back': 'reaching back over the yaw axis'}
+_OTHER_BRANCH = {'facing': 'back', 'back': 'facing'}
 _ELBOW_TEXT = {'up': 'elbow up', 'down': 'elbow down'}
 
 
@@ -147,6 +150,15 @@ class LinePlanner:
         """
         return LinePath(self, tuple(float(v) for v in start), tuple(float(v) for v in goal))
 
+    def solve_on_branch(self, point, pitch: float, roll: Optional[float], previous, elbow: str,
+                        yaw_branch: str):
+        """Return one yaw branch's pose (the roll held) of a line's point, or None."""
+        if roll is not None:
+            previous = list(previous)
+            previous[self._roll] = roll
+        return self._solvers[elbow].solve_on_yaw_branch(
+            *(float(c) for c in point), yaw_branch, previous, pitch if self.pitched else 0.0)
+
     def solve(self, point, pitch: float, roll: Optional[float], previous, elbow: str,
               yaw_branch: str = ''):
         """Solve one pose of a line: the tool point, the pitch, the roll reading, the elbow.
@@ -159,8 +171,7 @@ class LinePlanner:
             previous[self._roll] = roll
         solver = self._solvers[elbow]
         if yaw_branch:
-            on_branch = solver.solve_on_yaw_branch(*(float(c) for c in point), yaw_branch,
-                                                   previous, pitch if self.pitched else 0.0)
+            on_branch = self.solve_on_branch(point, pitch, None, previous, elbow, yaw_branch)
             if on_branch is not None:
                 return on_branch
         if self.pitched:
@@ -212,16 +223,34 @@ class LinePath:
     def _points(self, s) -> np.ndarray:
         return self.start_point + np.asarray(s)[:, None] * (self.goal_point - self.start_point)
 
-    def _solve(self, s: float, previous, checked: bool = True):
+    def _solve(self, s: float, previous, branch: str, checked: bool = True):
         roll = None if self._roll is None else self._roll[0] + s * self._roll[1]
         pitch = self._pitch0 + s * self._turn
         result = self._planner.solve(self.point_at(s), pitch, roll, previous, self._elbow,
-                                     self._branch)
+                                     branch)
         if checked:
-            self._check_pose(result, s, pitch)
+            self._check_pose(result, s, pitch, branch)
         return tuple(float(v) for v in result.readings)
 
-    def _check_pose(self, result, s: float, pitch: float) -> None:
+    def _nearer_branch(self, s: float, previous, branch: str) -> str:
+        """Return the branch whose pose at ``s`` turns the yaw least from ``previous``.
+
+        ``branch`` (the pose before's) unless the other's pose is strictly nearer.
+        """
+        roll = None if self._roll is None else self._roll[0] + s * self._roll[1]
+        pitch = self._pitch0 + s * self._turn
+        turns = {}
+        for side in (branch, _OTHER_BRANCH[branch]):
+            result = self._planner.solve_on_branch(self.point_at(s), pitch, roll, previous,
+                                                   self._elbow, side)
+            if result is not None:
+                turns[side] = abs(math.remainder(result.readings[0] - previous[0], math.tau))
+        if _OTHER_BRANCH[branch] in turns and (branch not in turns or turns[
+                _OTHER_BRANCH[branch]] < turns[branch]):
+            return _OTHER_BRANCH[branch]
+        return branch
+
+    def _check_pose(self, result, s: float, pitch: float, branch: str) -> None:
         where = f'at {_where(self.point_at(s))}, {100.0 * s:.0f} % along it'
         status = result.status.name
         if result.rejected or not result.reachable:
@@ -236,29 +265,33 @@ class LinePath:
             raise LineError(f'the straight line would change the elbow from {self._elbow} to '
                             f'{result.elbow} {where} (the arm stretched or folded there)')
         # A tool point on the yaw axis is on both branches (the yaw kept; either label).
-        if self._branch and (result.roll_moved or result.yaw_branch != self._branch and
-                             yaw_branch_of(self._planner.geometry, result.readings)):
-            raise LineError(f'the straight line has no pose {_BRANCH_TEXT[self._branch]} '
+        if branch and (result.roll_moved or result.yaw_branch != branch and
+                       yaw_branch_of(self._planner.geometry, result.readings)):
+            raise LineError(f'the straight line has no pose {_BRANCH_TEXT[branch]} '
                             f'with the roll as the line turns it {where}: the point there is '
                             'reached ' + ('with the roll moved' if result.roll_moved else
                                           _BRANCH_TEXT[result.yaw_branch]))
 
     def _solve_dense(self) -> np.ndarray:
+        geometry = self._planner.geometry
         self._elbow = self._shared(elbow_of, 'the elbow', _ELBOW_TEXT) or 'up'
-        self._branch = self._shared(yaw_branch_of, 'the yaw branch', _BRANCH_TEXT)
-        if not self._branch and self._planner.branched:
-            self._branch = 'facing'  # both on the yaw axis
-        rows = []
+        start, goal = yaw_branch_of(geometry, self.start), yaw_branch_of(geometry, self.goal)
+        branch = start or goal or ('facing' if self._planner.branched else '')
+        switching = bool(start and goal and start != goal)  # over the yaw axis
+        rows, self._branches = [], []
         previous = self.start
         for s in self.s:
-            previous = self._solve(float(s), previous)
+            if switching:
+                branch = self._nearer_branch(float(s), previous, branch)
+            previous = self._solve(float(s), previous, branch)
             rows.append(previous)
+            self._branches.append(branch)
         return np.array(rows)
 
     def _shared(self, side_of, what: str, texts) -> str:
-        """Return the side (elbow or yaw branch) the start and the goal share, else raise.
+        """Return the side (the elbow) the start and the goal share, else raise.
 
-        A pose exactly between (stretched, folded, on the yaw axis) is on both: the other's.
+        A pose exactly between (stretched or folded) is on both: the other's.
         """
         geometry = self._planner.geometry
         start, goal = side_of(geometry, self.start), side_of(geometry, self.goal)
@@ -311,8 +344,9 @@ class LinePath:
         out = np.empty((len(s), self.dense.shape[1]))
         for row, value in enumerate(s):
             value = min(max(float(value), 0.0), 1.0)
-            nearest = self.dense[int(round(value * count))]
-            out[row] = self._solve(value, nearest, checked=False)
+            index = int(round(value * count))
+            out[row] = self._solve(value, self.dense[index], self._branches[index],
+                                   checked=False)
         return out
 
     def interpolated(self, s) -> np.ndarray:
