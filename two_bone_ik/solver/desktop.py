@@ -166,6 +166,7 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
         #: The pitch joint's direction and reading limits (NaN without one).
         self._pitch_joint = (math.nan,) * 3 if i3 is None else (
             d[i3], lower[i3], upper[i3])
+        self._fits = self._limit_fits()
         self.reach = arm.reach
         self._on_target = ON_TARGET_TOLERANCE * self.reach
         #: The ideal arm is the real one within the on-target tolerance: no correction.

@@ -125,10 +125,16 @@ class FastPath:
         wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
         sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q if wu == wv == 0.0 else None)
         q1, q2, pitch = sol[0], sol[1], None
-        if sol[2] is _REACHED and self._pair_box is not None:  # (as _pair_on)
+        other = sol[2] is _REACHED  # whether the other branch may reach it at the wanted pitch
+        if other and self._pair_box is not None:  # (as _pair_on)
             (lo1, hi1), (lo2, hi2) = self._pair_box
             q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
-            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
+            reference = None if previous_q is None else previous_q[1]
+            q2 = fit_reading(q2, lo2, hi2, reference)
+            # The other branch's elbow is this one's negated (the closed form's q2 is the sign
+            # times a magnitude that does not depend on it): when it does not fit, neither
+            # does that branch's pose.
+            other = fit_reading(-sol[1] + 0.0, lo2, hi2, reference) is not None
         if sol[2] is _REACHED and q1 is not None and q2 is not None:
             pitch = d3 * (wanted - beta - q1 - q2)
             if not c3:
@@ -139,8 +145,7 @@ class FastPath:
                 pitch = _wrap(pitch)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
-            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q,
-                                 sol[2] is _REACHED)
+            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q, other)
             if found is None:
                 return None
             phi, side, (q1, q2, pitch), kind = found

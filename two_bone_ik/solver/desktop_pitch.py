@@ -18,6 +18,7 @@ the wanted one itself or one of the roots: the solver checks those candidates an
 """
 
 import math
+from operator import itemgetter
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -267,8 +268,7 @@ class BoundaryRoots:
         return out
 
 
-def _first(item):
-    return item[0]
+_first = itemgetter(0)
 
 
 _TAU = 2.0 * math.pi

@@ -9,7 +9,7 @@ mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 import math
 from typing import List, Optional
 
-from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver import IkStatus, LIMIT_TOLERANCE, solve, wrap_angle as _wrap
 from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
 from two_bone_ik.solver.desktop_poses import (
     branch_of, OTHER_ELBOW, pitch_angle, PlanePose, tie_key)
@@ -89,13 +89,16 @@ class PlaneSolving:
                             arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
         return None if pitch is None else (q1, q2, pitch)
 
-    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch):
+    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch,
+                       fits=None):
         """Return the pose on a boundary of the feasible pitches, and its branch.
 
         At a root of a boundary equation (:mod:`~two_bone_ik.solver.desktop_pitch`) the joint
         it holds is at its angle exactly (the elbow straight, folded or on a limit, the
         shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
-        not fit. A straight or folded elbow is on both branches: ``preferred``.
+        not fit. A straight or folded elbow is on both branches: ``preferred``. ``fits``, from
+        :meth:`_anchored_fits`, fits the three readings inline as :func:`fit_reading` does
+        (the hot path; without it, :meth:`_fit_pair` and :func:`fit_reading` do).
         """
         l3, beta, _ = tool
         wu, wv = du - l3 * _cos(phi), dv - l3 * _sin(phi)
@@ -113,13 +116,73 @@ class PlaneSolving:
         q2 = _remainder(q2, _TAU)
         bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
         branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        pair = self._fit_pair(q1, q2, previous_q)
-        if pair is None:
+        if fits is None:
+            pair = self._fit_pair(q1, q2, previous_q)
+            if pair is None:
+                return None, ''
+            q1, q2 = pair
+            d3, lo3, hi3 = self._pitch_joint
+            pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
+            return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+        (lo, hi, below, above, anchor), second, third, d3 = fits
+        best = anchor + _remainder(q1 - anchor, _TAU)
+        if best < below:
+            best += _TAU
+        elif best > above:
+            best -= _TAU
+        if best < below or best > above:
             return None, ''
-        q1, q2 = pair
-        d3, lo3, hi3 = self._pitch_joint
-        pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
-        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+        q1 = lo if best < lo else hi if best > hi else best
+        lo, hi, below, above, anchor = second
+        best = anchor + _remainder(q2 - anchor, _TAU)
+        if best < below:
+            best += _TAU
+        elif best > above:
+            best -= _TAU
+        if best < below or best > above:
+            return None, ''
+        q2 = lo if best < lo else hi if best > hi else best
+        lo, hi, below, above, anchor = third
+        pitch = d3 * (phi - beta - q1 - q2)
+        best = anchor + _remainder(pitch - anchor, _TAU)
+        if best < below:
+            best += _TAU
+        elif best > above:
+            best -= _TAU
+        if best < below or best > above:
+            return None, ''
+        return (q1, q2, lo if best < lo else hi if best > hi else best), branch
+
+    def _limit_fits(self):
+        """Return what :meth:`_boundary_pose` fits the shoulder, elbow and pitch with, inline.
+
+        Per joint (lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, the anchor
+        without a last command: 0 brought into the limits), as :func:`fit_reading` computes
+        them, then the pitch joint's direction; None when the pair has no limits or one of the
+        three joints none on either side (:func:`fit_reading`'s other case).
+        """
+        if self._pair_box is None or self._indices[3] is None:
+            return None
+        fits = []
+        for lower, upper in (*self._pair_box, self._pitch_joint[1:]):
+            if lower == -math.inf and upper == math.inf:
+                return None
+            anchor = lower if 0.0 < lower else upper if 0.0 > upper else 0.0
+            fits.append((lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, anchor))
+        return (*fits, self._pitch_joint[0])
+
+    def _anchored_fits(self, previous_q, previous_pitch):
+        """:meth:`_limit_fits` with each anchor the last command brought into the limits."""
+        fits = self._fits
+        if fits is None or previous_q is None and previous_pitch is None:
+            return fits
+        anchored = []
+        for fit, reference in zip(fits, (*previous_q, previous_pitch)):
+            lower, upper, below, above, anchor = fit
+            if reference is not None:
+                anchor = lower if reference < lower else upper if reference > upper else reference
+            anchored.append((lower, upper, below, above, anchor))
+        return (*anchored, fits[3])
 
     def _boundary_terms(self):
         """Per boundary (held joint, angle): (joint, angle, a, b) :meth:`_boundary_pose` reads.
@@ -173,8 +236,9 @@ class PlaneSolving:
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
         """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
 
-        ``annulus`` False says the wrist point at ``wanted`` is known beyond the pair's reach
-        (on both branches alike): the other branch is not tried there.
+        ``annulus`` False says the other branch is known to have no pose at ``wanted`` (the
+        wrist point beyond the pair's reach, on both branches alike, or that branch's elbow
+        angle past its limits): it is not tried there.
         """
         previous_pitch = None if previous is None else previous[self._indices[3]]
         flip = self.allow_elbow_flip
@@ -187,12 +251,13 @@ class PlaneSolving:
                 found.append((0.0, wanted, branches[1], pose, None))
                 farthest = 0.0 + TIE_TOLERANCE
         boundary_pose = self._boundary_pose
+        fits = self._anchored_fits(previous_q, previous_pitch)
         for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
                                                             wanted):
             if distance > farthest:
                 break
             pose, branch = boundary_pose(du, dv, tool, phi, held, preferred, previous_q,
-                                         previous_pitch)
+                                         previous_pitch, fits)
             if pose is not None and (flip or branch == preferred):
                 if not found:
                     farthest = distance + TIE_TOLERANCE
