@@ -259,7 +259,7 @@ def test_dropping_the_circles_the_elbow_cannot_hold_changes_no_answer():
         solver, every = DesktopSolver(geometry.model), DesktopSolver(geometry.model)
         every._roots = BoundaryRoots(*geometry.model.link_lengths, every._circles,
                                      every._circle_joints, every._pitch_angles)
-        every._held_terms = every._boundary_terms()
+        every._roots.tag(every._boundary_terms())
         dropped += len(every._roots.held()) - len(solver._roots.held())
         for _ in range(40):
             target = np.array(geometry.tool_position(_readings(rng, arm.limits)))

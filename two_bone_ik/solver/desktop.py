@@ -161,7 +161,7 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
             _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
         self._roots = BoundaryRoots(*arm.link_lengths, self._circles, self._circle_joints,
                                     self._pitch_angles, elbow_limits if limited else None)
-        self._held_terms = self._boundary_terms()
+        self._roots.tag(self._boundary_terms())  # (its roots carry them to _boundary_pose)
         self._l2 = arm.link_lengths[1]
         #: The pitch joint's direction and reading limits (NaN without one).
         self._pitch_joint = (math.nan,) * 3 if i3 is None else (

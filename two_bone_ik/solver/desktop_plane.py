@@ -9,13 +9,13 @@ mixin of :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 import math
 from typing import List, Optional
 
-from two_bone_ik.solver import IkStatus, LIMIT_TOLERANCE, solve, wrap_angle as _wrap
+from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
 from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
 from two_bone_ik.solver.desktop_poses import (
     branch_of, OTHER_ELBOW, pitch_angle, PlanePose, tie_key)
 from two_bone_ik.solver.desktop_results import (
     DesktopStatus, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
-from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
+from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading, fit_within, limit_fit
 
 _TAU = 2.0 * math.pi
 _NAN = math.nan
@@ -96,13 +96,14 @@ class PlaneSolving:
         At a root of a boundary equation (:mod:`~two_bone_ik.solver.desktop_pitch`) the joint
         it holds is at its angle exactly (the elbow straight, folded or on a limit, the
         shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
-        not fit. A straight or folded elbow is on both branches: ``preferred``. ``fits``, from
-        :meth:`_anchored_fits`, fits the three readings inline as :func:`fit_reading` does
-        (the hot path; without it, :meth:`_fit_pair` and :func:`fit_reading` do).
+        not fit. A straight or folded elbow is on both branches: ``preferred``. ``held`` is
+        the boundary's :meth:`_boundary_terms` entry (the roots carry it). ``fits``, from
+        :meth:`_anchored_fits`, fits the three readings by :func:`fit_within` (the hot path;
+        without it, :meth:`_fit_pair` and :func:`fit_reading` do, to the same result).
         """
         l3, beta, _ = tool
         wu, wv = du - l3 * _cos(phi), dv - l3 * _sin(phi)
-        joint, angle, a, b = self._held_terms[held]
+        joint, angle, a, b = held
         if joint == ELBOW:
             q2 = angle
             q1 = _atan2(wv, wu) - a
@@ -124,68 +125,40 @@ class PlaneSolving:
             d3, lo3, hi3 = self._pitch_joint
             pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
             return (None, '') if pitch is None else ((q1, q2, pitch), branch)
-        (lo, hi, below, above, anchor), second, third, d3 = fits
-        best = anchor + _remainder(q1 - anchor, _TAU)
-        if best < below:
-            best += _TAU
-        elif best > above:
-            best -= _TAU
-        if best < below or best > above:
+        first, second, third = fits
+        q1 = fit_within(q1, first)
+        if q1 is None:
             return None, ''
-        q1 = lo if best < lo else hi if best > hi else best
-        lo, hi, below, above, anchor = second
-        best = anchor + _remainder(q2 - anchor, _TAU)
-        if best < below:
-            best += _TAU
-        elif best > above:
-            best -= _TAU
-        if best < below or best > above:
+        q2 = fit_within(q2, second)
+        if q2 is None:
             return None, ''
-        q2 = lo if best < lo else hi if best > hi else best
-        lo, hi, below, above, anchor = third
-        pitch = d3 * (phi - beta - q1 - q2)
-        best = anchor + _remainder(pitch - anchor, _TAU)
-        if best < below:
-            best += _TAU
-        elif best > above:
-            best -= _TAU
-        if best < below or best > above:
-            return None, ''
-        return (q1, q2, lo if best < lo else hi if best > hi else best), branch
+        pitch = fit_within(self._pitch_joint[0] * (phi - beta - q1 - q2), third)
+        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
 
     def _limit_fits(self):
-        """Return what :meth:`_boundary_pose` fits the shoulder, elbow and pitch with, inline.
+        """Return :func:`limit_fit` of the shoulder, the elbow and the pitch (no last command).
 
-        Per joint (lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, the anchor
-        without a last command: 0 brought into the limits), as :func:`fit_reading` computes
-        them, then the pitch joint's direction; None when the pair has no limits or one of the
-        three joints none on either side (:func:`fit_reading`'s other case).
+        None when the pair has no limits or one of the three joints none on either side
+        (then :meth:`_fit_pair` and :func:`fit_reading` fit them).
         """
         if self._pair_box is None or self._indices[3] is None:
             return None
-        fits = []
-        for lower, upper in (*self._pair_box, self._pitch_joint[1:]):
-            if lower == -math.inf and upper == math.inf:
-                return None
-            anchor = lower if 0.0 < lower else upper if 0.0 > upper else 0.0
-            fits.append((lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, anchor))
-        return (*fits, self._pitch_joint[0])
+        fits = tuple(limit_fit(lower, upper) for lower, upper in (
+            *self._pair_box, self._pitch_joint[1:]))
+        return None if None in fits else fits
 
     def _anchored_fits(self, previous_q, previous_pitch):
-        """:meth:`_limit_fits` with each anchor the last command brought into the limits."""
+        """:meth:`_limit_fits` nearest the last command's readings (the pair's, the pitch's)."""
         fits = self._fits
         if fits is None or previous_q is None and previous_pitch is None:
             return fits
-        anchored = []
-        for fit, reference in zip(fits, (*previous_q, previous_pitch)):
-            lower, upper, below, above, anchor = fit
-            if reference is not None:
-                anchor = lower if reference < lower else upper if reference > upper else reference
-            anchored.append((lower, upper, below, above, anchor))
-        return (*anchored, fits[3])
+        return tuple(fit if reference is None else limit_fit(fit[0], fit[1], reference)
+                     for fit, reference in zip(fits, (*previous_q, previous_pitch)))
 
     def _boundary_terms(self):
         """Per boundary (held joint, angle): (joint, angle, a, b) :meth:`_boundary_pose` reads.
+
+        The solver's :class:`BoundaryRoots` carries them in its roots (its ``tag``).
 
         The elbow held: a is the shoulder's offset from the wrist's direction; the shoulder
         held: (a, b) the elbow point; the pitch held: nothing.
