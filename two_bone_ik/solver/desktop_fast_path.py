@@ -167,7 +167,7 @@ class FastPath:
             pitch_angle(phi), asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
 
     def _fast_wanted(self, q1, q2, wanted, beta, previous_q, p3):
-        """The pose at the wanted pitch without :meth:`_limit_fits` (a joint open both sides).
+        """Return the pose at the wanted pitch without :meth:`_limit_fits` (a joint unlimited).
 
         (q1, q2) the closed form's on the preferred branch; returns (q1, q2, pitch reading,
         whether the other branch may fit), None for what does not fit.
