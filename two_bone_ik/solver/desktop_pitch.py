@@ -18,7 +18,6 @@ the wanted one itself or one of the roots: the solver checks those candidates an
 """
 
 import math
-from operator import itemgetter
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -295,7 +294,8 @@ class BoundaryRoots:
         return out
 
 
-_first = itemgetter(0)
+def _first(item):
+    return item[0]
 
 
 _TAU = 2.0 * math.pi
