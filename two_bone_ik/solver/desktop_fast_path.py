@@ -11,6 +11,7 @@ import math
 from typing import Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver.closed_form import pair_angles
 from two_bone_ik.solver.desktop_poses import branch_of, Facing, pitch_angle
 from two_bone_ik.solver.desktop_results import DesktopSolution, DesktopStatus
 from two_bone_ik.solver.reading_turns import fit_reading, fit_within
@@ -123,22 +124,26 @@ class FastPath:
         _, cos_wanted, sin_wanted = self._wanted
         l3, beta, _ = tool
         wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
-        sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q if wu == wv == 0.0 else None)
-        q1, q2, pitch = sol[0], sol[1], None
-        other = sol[2] is _REACHED  # whether the other branch may reach it at the wanted pitch
+        if wu == wv == 0.0:
+            sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q)
+            pair = (sol[0], sol[1]) if sol[2] is _REACHED else None
+        else:
+            pair = pair_angles(wu, wv, l1, l2, -1.0 if elbow == 'up' else 1.0)
+        pitch = None
+        other = pair is not None  # whether the other branch may reach it at the wanted pitch
         fits = self._fits
         if other and fits is not None:  # (as _pair_on, then the pitch joint)
             first, second, third = fits if previous is None else self._anchored_fits(
                 previous_q, p3)
-            q1, q2 = fit_within(q1, first), fit_within(q2, second)
             # The other branch's elbow is this one's negated (the closed form's q2 is the sign
             # times a magnitude that does not depend on it): when it does not fit, neither
             # does that branch's pose.
-            other = fit_within(-sol[1] + 0.0, second) is not None
+            other = fit_within(-pair[1] + 0.0, second) is not None
+            q1, q2 = fit_within(pair[0], first), fit_within(pair[1], second)
             if q1 is not None and q2 is not None:
                 pitch = fit_within(d3 * (wanted - beta - q1 - q2), third)
         elif other:
-            q1, q2, pitch, other = self._fast_wanted(q1, q2, wanted, beta, previous_q, p3)
+            q1, q2, pitch, other = self._fast_wanted(*pair, wanted, beta, previous_q, p3)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
             found = self._search(du, dv, tool, wanted, elbow, previous, previous_q, other)

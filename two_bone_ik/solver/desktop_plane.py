@@ -10,6 +10,7 @@ import math
 from typing import List, Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver.closed_form import pair_angles
 from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
 from two_bone_ik.solver.desktop_poses import (
     branch_of, OTHER_ELBOW, pitch_angle, PlanePose, tie_key)
@@ -198,13 +199,14 @@ class PlaneSolving:
         branch fits, without its closest pose when it does not.
         """
         l1, l2 = self.arm.link_lengths
-        sol = solve(wu, wv, l1, l2, branch, None, False,
-                    previous_q if wu == wv == 0.0 else None)
-        if sol.status is not _REACHED:
-            return None
-        if self._pair_box is None:
-            return sol.q1, sol.q2
-        return self._fit_pair(sol.q1, sol.q2, previous_q)
+        if wu == wv == 0.0:  # (the last command decides q1 there)
+            sol = solve(wu, wv, l1, l2, branch, None, False, previous_q)
+            pair = (sol.q1, sol.q2) if sol.status is _REACHED else None
+        else:
+            pair = pair_angles(wu, wv, l1, l2, -1.0 if branch == 'up' else 1.0)
+        if pair is None or self._pair_box is None:
+            return pair
+        return self._fit_pair(*pair, previous_q)
 
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
         """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
