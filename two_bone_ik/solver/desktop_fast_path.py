@@ -12,7 +12,7 @@ from typing import Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
 from two_bone_ik.solver.closed_form import pair_angles
-from two_bone_ik.solver.desktop_poses import branch_of, Facing, pitch_angle
+from two_bone_ik.solver.desktop_poses import branch_of, Facing
 from two_bone_ik.solver.desktop_results import DesktopSolution, DesktopStatus
 from two_bone_ik.solver.reading_turns import fit_reading, fit_within
 
@@ -149,7 +149,7 @@ class FastPath:
             found = self._search(du, dv, tool, wanted, elbow, previous, previous_q, other)
             if found is None:
                 return None
-            phi, side, (q1, q2, pitch), kind = found
+            phi, side, (q1, q2, pitch), kind = found  # (phi within (-pi, pi]: pitch_angle's)
             status = _STATUS_REACHED if side == elbow else _STATUS_FLIPPED
             elbow, fixed = side, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
@@ -168,8 +168,8 @@ class FastPath:
         asked = _remainder(wanted, _TAU)
         asked = asked if asked != -math.pi else math.pi
         return _tuple_new(DesktopSolution, (
-            readings, status, True, point, error, elbow, asked if phi is wanted else
-            pitch_angle(phi), asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
+            readings, status, True, point, error, elbow, asked if phi is wanted else phi,
+            asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
 
     def _fast_wanted(self, q1, q2, wanted, beta, previous_q, p3):
         """Return the pose at the wanted pitch without :meth:`_limit_fits` (a joint unlimited).

@@ -116,25 +116,28 @@ class PlaneSolving:
             q1 = _atan2(wv - self._l2 * _sin(link2), wu - self._l2 * _cos(link2))
             q2 = link2 - q1
         q2 = _remainder(q2, _TAU)
-        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
-        branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
         if fits is None:
             pair = self._fit_pair(q1, q2, previous_q)
             if pair is None:
                 return None, ''
-            q1, q2 = pair
+            fitted_q1, fitted_q2 = pair
             d3, lo3, hi3 = self._pitch_joint
-            pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
-            return (None, '') if pitch is None else ((q1, q2, pitch), branch)
-        first, second, third = fits
-        q1 = fit_within(q1, first)
-        if q1 is None:
+            pitch = fit_reading(d3 * (phi - beta - fitted_q1 - fitted_q2), lo3, hi3,
+                                previous_pitch)
+        else:
+            first, second, third = fits
+            fitted_q1 = fit_within(q1, first)
+            if fitted_q1 is None:
+                return None, ''
+            fitted_q2 = fit_within(q2, second)
+            if fitted_q2 is None:
+                return None, ''
+            pitch = fit_within(self._pitch_joint[0] * (phi - beta - fitted_q1 - fitted_q2),
+                               third)
+        if pitch is None:
             return None, ''
-        q2 = fit_within(q2, second)
-        if q2 is None:
-            return None, ''
-        pitch = fit_within(self._pitch_joint[0] * (phi - beta - q1 - q2), third)
-        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
+        return (fitted_q1, fitted_q2, pitch), ('up' if q2 < 0.0 else 'down') if bent else preferred
 
     def _limit_fits(self):
         """Return :func:`limit_fit` of the shoulder, the elbow and the pitch (no last command).
@@ -226,7 +229,8 @@ class PlaneSolving:
                 found.append((0.0, wanted, branches[1], pose, None))
                 farthest = 0.0 + TIE_TOLERANCE
         boundary_pose = self._boundary_pose
-        fits = self._anchored_fits(previous_q, previous_pitch)
+        fits = (self._fits if previous is None
+                else self._anchored_fits(previous_q, previous_pitch))
         for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
                                                             wanted):
             if distance > farthest:
