@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from two_bone_ik.solver import elbow_position, forward, IkInputError, IkStatus, solve
+from two_bone_ik.solver.closed_form import pair_angles
+from two_bone_ik.solver.results import REACH_TOLERANCE
 
 HALF_PI = math.pi / 2
 
@@ -302,3 +304,38 @@ def test_property_any_magnitude_up_to_the_limit_is_solved(x, y, l1, l2, elbow):
         assert distance <= 1e-9 * (l1 + l2)
     scale = max(l1 + l2, math.hypot(x, y))
     assert abs(solution.error - distance) <= 1e-9 * scale
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_pair_angles_are_solves_angles_on_its_branch_bit_for_bit(seed):
+    # The desktop solver's hot path: solve's (q1, q2) on a branch when it says REACHED, else
+    # None, over targets in reach, on its edges (stretched, folded, just past either within
+    # and beyond the tolerance) and beyond; links long, short, equal and zero.
+    rng = np.random.default_rng(90 + seed)
+    reached = 0
+    for _ in range(600):
+        l1, l2 = rng.uniform(0.01, 0.5, 2)
+        pick = rng.integers(0, 6)
+        if pick == 0:
+            l2 = l1
+        elif pick == 1:
+            l1 = 0.0 if rng.integers(0, 2) else l1
+            l2 = 0.0 if l1 else l2
+        edge = rng.choice([l1 + l2, abs(l1 - l2)])
+        slack = REACH_TOLERANCE * (l1 + l2) * rng.choice([0.5, 0.99, 1.01, 2.0])
+        radius = float(rng.choice([rng.uniform(0.0, 1.2 * (l1 + l2)), edge,
+                                   edge + slack, edge - slack]))
+        angle = rng.uniform(-math.pi, math.pi)
+        x, y = radius * math.cos(angle), radius * math.sin(angle)
+        if x == y == 0.0:
+            continue
+        for elbow, sign in (('up', -1.0), ('down', 1.0)):
+            sol = solve(x, y, l1, l2, elbow)
+            got = pair_angles(x, y, l1, l2, sign)
+            if sol.status is IkStatus.REACHED:
+                assert got is not None
+                assert (got[0].hex(), got[1].hex()) == (sol.q1.hex(), sol.q2.hex())
+                reached += 1
+            else:
+                assert got is None
+    assert reached > 500

@@ -157,6 +157,34 @@ def test_fast_path_equals_the_general_one():
                      general.error), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize('unlimited', ['shoulder', 'elbow'])
+def test_fast_path_equals_the_general_one_with_a_joint_unlimited(unlimited):
+    # The fast path's plain fits (a pair joint with no limit on either side: no limit_fit)
+    # with a pitch joint whose limits span more than a turn (the last command picks the turn).
+    for seed in range(4):
+        rng = np.random.default_rng(800 + seed)
+        geometry = _geometry(random_desktop_arm(rng, 'yaw + pair + pitch + roll'))
+        model = geometry.model
+        lower, upper = list(model.lower_limits), list(model.upper_limits)
+        index = model.indices[1 if unlimited == 'shoulder' else 2]
+        lower[index], upper[index] = -math.inf, math.inf
+        lower[3], upper[3] = -5.0, 5.0
+        model = model._replace(lower_limits=tuple(lower), upper_limits=tuple(upper))
+        solver = DesktopSolver(model)
+        assert solver._fits is None and solver._fast is not None
+        limits = list(zip(lower, upper))
+        turned = 0
+        for _ in range(40):
+            target = geometry.tool_position(_readings(rng, limits))  # (limits: no FK change)
+            previous = _readings(rng, limits)
+            wanted = float(rng.uniform(-4.0, 4.0))
+            fast = solver.solve(*target, previous, wanted)
+            general = solver.solve_general(*target, previous, wanted)
+            assert repr(fast) == repr(general)
+            turned += abs(fast.readings[3]) > math.pi
+        assert turned > 0
+
+
 # -- the pitch policy against a dense search -----------------------------------------------
 
 
@@ -259,7 +287,7 @@ def test_dropping_the_circles_the_elbow_cannot_hold_changes_no_answer():
         solver, every = DesktopSolver(geometry.model), DesktopSolver(geometry.model)
         every._roots = BoundaryRoots(*geometry.model.link_lengths, every._circles,
                                      every._circle_joints, every._pitch_angles)
-        every._held_terms = every._boundary_terms()
+        every._roots.tag(every._boundary_terms())
         dropped += len(every._roots.held()) - len(solver._roots.held())
         for _ in range(40):
             target = np.array(geometry.tool_position(_readings(rng, arm.limits)))

@@ -118,3 +118,52 @@ def test_elbow_limits_drop_only_the_circles_the_elbow_cannot_hold(elbow, dropped
         assert kept.sorted_roots(du, dv, l3, beta, wanted) == [
             root for root in all_roots if root[2] not in dropped]
     assert dropped <= seen  # the dropped circles had roots to drop
+
+
+def test_tagged_roots_carry_the_tags_in_place_of_what_they_hold():
+    # BoundaryRoots.tag: the same roots in the same order, each carrying its boundary's tag
+    # (a boundary left out of the tags carries its held); held() is unchanged.
+    l1, l2, l3, beta = 0.12, 0.14, 0.1, 0.3
+    limits = [(-0.4, 3.0), (-3.0, 0.4), (-1.6, 1.6)]
+    circles = limit_circles(l1, l2, limits[0], limits[1])
+    joints = limit_circle_joints(limits[0], limits[1])
+    angles = pitch_limit_angles(limits[2])
+    plain = BoundaryRoots(l1, l2, circles, joints, angles)
+    tagged = BoundaryRoots(l1, l2, circles, joints, angles)
+    held = plain.held()
+    tags = {what: ('tag', index) for index, what in enumerate(held[1:])}  # (not the first)
+    tagged.tag(tags)
+    assert tagged.held() == held
+    rng = np.random.default_rng(8)
+    carried = set()
+    for du, dv in rng.uniform(-0.35, 0.35, (200, 2)):
+        wanted = float(rng.uniform(-math.pi, math.pi))
+        expected = plain.sorted_roots(du, dv, l3, beta, wanted)
+        got = tagged.sorted_roots(du, dv, l3, beta, wanted)
+        assert [(distance, phi, tags.get(what, what)) for distance, phi, what in expected] == got
+        carried.update(what for _, _, what in got)
+    assert carried == set(tags.values()) | {held[0]}
+
+
+@pytest.mark.parametrize('stretch', [1e-12, -1e-12, 1e-10, 0.0])
+def test_a_tangent_rounded_past_an_end_of_the_cosine_is_that_end(stretch):
+    # Targets whose circle is (nearly) tangent to the tool's: the cosine rounds to just past
+    # +-1 (within TANGENT_SLACK), and the roots are those of acos at that end, as
+    # pitch_boundaries gives them; beyond the slack there are none.
+    l1, l2, l3, beta = 0.12, 0.14, 0.1, 0.3
+    limits = [(-0.4, 3.0), (-3.0, 0.4), (-1.6, 1.6)]
+    circles = limit_circles(l1, l2, limits[0], limits[1])
+    joints = limit_circle_joints(limits[0], limits[1])
+    angles = pitch_limit_angles(limits[2])
+    roots = BoundaryRoots(l1, l2, circles, joints, angles)
+    near = 0
+    for distance in (l1 + l2 + l3, l1 + l2 - l3, l3 - abs(l1 - l2), abs(l1 - l2) + l3):
+        for turn in (0.0, 1.0, -2.5):
+            scale = distance * (1.0 + stretch)
+            du, dv = scale * math.cos(turn), scale * math.sin(turn)
+            held = []
+            expected = pitch_boundaries(du, dv, l3, beta, l1, l2, circles, angles, joints, held)
+            found = roots.sorted_roots(du, dv, l3, beta, 0.0)
+            assert sorted((phi, what) for _, phi, what in found) == sorted(zip(expected, held))
+            near += sum(what[0] == ELBOW and what[1] in (0.0, limits[1][0]) for what in held)
+    assert near > 0

@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading, fit_readings
+from two_bone_ik.solver import LIMIT_TOLERANCE
+from two_bone_ik.solver.reading_turns import (
+    fit_or_clamp, fit_reading, fit_readings, fit_within, limit_fit)
 
 TAU = 2.0 * math.pi
 
@@ -51,3 +53,35 @@ def test_batch_twin_equals_the_scalar():
                                         None if reference is None else reference[i])
                 assert clamped[i] == expected[1]
                 assert fitted[i] == pytest.approx(expected[0], abs=1e-12)
+
+
+def test_limit_fit_and_fit_within_are_fit_reading_bit_for_bit():
+    # The hot path's fit (its terms once per joint, then the same arithmetic per value) gives
+    # fit_reading's result exactly: None where it does, the same float elsewhere.
+    rng = np.random.default_rng(11)
+    compared = fitted = 0
+    for _ in range(4000):
+        lower, upper = sorted(rng.uniform(-8.0, 8.0, 2))
+        if rng.integers(0, 5) == 0:
+            lower, upper = (-math.inf, upper) if rng.integers(0, 2) else (lower, math.inf)
+        reference = None if rng.integers(0, 2) else float(rng.uniform(-12.0, 12.0))
+        fit = limit_fit(lower, upper, reference)
+        for value in (float(rng.uniform(-20.0, 20.0)), lower - 5e-11, upper + 5e-11,
+                      lower - 2e-10, upper + 2e-10, lower + TAU, upper - TAU):
+            if not math.isfinite(value):
+                continue
+            expected = fit_reading(value, lower, upper, reference)
+            got = fit_within(value, fit)
+            assert (got is None) == (expected is None)
+            assert got is None or got.hex() == expected.hex()
+            compared += 1
+            fitted += got is not None
+    assert compared > 20000 and 0 < fitted < compared
+
+
+def test_limit_fit_leaves_an_unlimited_joint_to_fit_reading():
+    assert limit_fit(-math.inf, math.inf) is None
+    assert limit_fit(-1.0, 1.0) == (-1.0, 1.0, -1.0 - LIMIT_TOLERANCE, 1.0 + LIMIT_TOLERANCE,
+                                    0.0)
+    assert limit_fit(0.5, 1.0)[4] == 0.5  # the anchor: 0 brought into the limits
+    assert limit_fit(-1.0, 1.0, 3.0)[4] == 1.0  # the reference brought into them

@@ -162,6 +162,45 @@ def solve(x: float, y: float, l1: float, l2: float, elbow: str = 'up', limits=No
                                allow_elbow_flip, previous)
 
 
+def pair_angles(x: float, y: float, l1: float, l2: float, sign: float
+                ) -> Optional[Tuple[float, float]]:
+    """Return :func:`solve`'s (q1, q2) on one branch when it says ``REACHED``, else None (rad).
+
+    The hot path of the desktop solver: the same arithmetic as :func:`solve` without limits,
+    so the same angles bit for bit (the tests compare the two), without its checks, its
+    result type or the tip. ``sign`` is -1.0 for ``'up'``, 1.0 for ``'down'``. For checked
+    inputs (finite, lengths >= 0) and a target off the origin (there ``previous`` decides q1:
+    call :func:`solve`).
+    """
+    s = l1 + l2
+    r = _sqrt(x * x + y * y)
+    if r < 1e-150:
+        r = _hypot(x, y)
+    if l1 < l2:
+        short, long = l1, l2
+    else:
+        short, long = l2, l1
+    d = long - short
+    if r > s:
+        if not r - s <= REACH_TOLERANCE * s:
+            return None
+        a, b, adjacent = 0.0, 2.0 * _sqrt(l1 * l2), 1.0
+    elif r < d:
+        if not d - r <= REACH_TOLERANCE * s:
+            return None
+        a, b = 2.0 * _sqrt(l1 * l2), 0.0
+        adjacent = -1.0 if 0.0 < l1 < l2 else 1.0
+    else:
+        a = (long - r) + short
+        b = (r - long) + short
+        a = _sqrt(a * (s + r)) if a > 0.0 else 0.0
+        b = _sqrt(b * (r + d)) if b > 0.0 else 0.0
+        adjacent = (r - l2) * (r + l2) + l1 * l1 if l1 > 0.0 else 1.0
+    sab = sign * a * b
+    return (_atan2(y * adjacent - x * sab, x * adjacent + y * sab),
+            sign * 2.0 * _atan2(a, b) + 0.0)
+
+
 def _nearest_sign(x: float, y: float, r: float, a: float, b: float, adjacent: float,
                   previous: Optional[Tuple[float, float]]) -> float:
     """Elbow sign (-1 up, +1 down) of the branch closest to ``previous`` (up without one).

@@ -161,11 +161,12 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
             _canonical_limits(0.0, d[i3], lower[i3], upper[i3]))
         self._roots = BoundaryRoots(*arm.link_lengths, self._circles, self._circle_joints,
                                     self._pitch_angles, elbow_limits if limited else None)
-        self._held_terms = self._boundary_terms()
+        self._roots.tag(self._boundary_terms())  # (its roots carry them to _boundary_pose)
         self._l2 = arm.link_lengths[1]
         #: The pitch joint's direction and reading limits (NaN without one).
         self._pitch_joint = (math.nan,) * 3 if i3 is None else (
             d[i3], lower[i3], upper[i3])
+        self._fits = self._limit_fits()
         self.reach = arm.reach
         self._on_target = ON_TARGET_TOLERANCE * self.reach
         #: The ideal arm is the real one within the on-target tolerance: no correction.

@@ -55,11 +55,10 @@ class QuickCorrection:
         self._singular = SINGULAR * self._reach * self._reach
         self._indices = arm.indices
         self._carried = (None, None)  # (roll, the tool point carried back through it)
-        _, i1, i2, i3, _ = self._indices
-        #: What :meth:`correct` reads, once per arm.
-        self._constants = (arm.link_lengths, arm.shoulder, arm.directions, arm.forward,
-                           arm.normal, arm.up, arm.lower_limits, arm.upper_limits,
-                           1e-6 * self._reach, i1, i2, i3, self._indices[4])
+        #: What :meth:`correct` reads, once per arm (the yaw, pair and pitch are readings 0-3).
+        self._constants = (arm.link_lengths, arm.shoulder, arm.directions[:4], arm.forward,
+                           arm.normal, arm.up, arm.lower_limits[:4], arm.upper_limits[:4],
+                           1e-6 * self._reach, self._indices[4], self._singular, tolerance)
 
     def correct(self, readings: Sequence[float], target: Sequence[float], yaw: float,
                 q1: float, q2: float, phi: float, tool: ToolAtRoll, fixed: Optional[int]
@@ -79,8 +78,9 @@ class QuickCorrection:
         fixed : int or None
             The joint the pose's boundary holds (:data:`ELBOW`...), None at the wanted pitch.
         """
-        ((l1, l2), (su, sv), d, (fx, fy, fz), (mx, my, mz), (wx, wy, wz), lower, upper, off_axis,
-         i1, i2, i3, i4) = self._constants
+        ((l1, l2), (su, sv), (d0, d1, d2, d3), (fx, fy, fz), (mx, my, mz), (wx, wy, wz),
+         (lo0, lo1, lo2, lo3), (hi0, hi1, hi2, hi3), off_axis, i4, singular, tolerance
+         ) = self._constants
         l3, _, lateral = tool
         # The in-plane Jacobian by the two moving pair or pitch angles (of the wrist point
         # when the hand translates, fixed None; else of the tool point), and tool_u, the tool
@@ -89,16 +89,16 @@ class QuickCorrection:
         wu, wv = eu + l2 * _cos(q1 + q2), ev + l2 * _sin(q1 + q2)
         tu, tv = wu + l3 * _cos(phi), wv + l3 * _sin(phi)
         if fixed is None:
-            au, av, bu, bv, first, second = wu - su, wv - sv, wu - eu, wv - ev, i1, i2
+            au, av, bu, bv = wu - su, wv - sv, wu - eu, wv - ev
         elif fixed == ELBOW:
-            au, av, bu, bv, first, second = tu - su, tv - sv, tu - wu, tv - wv, i1, i3
+            au, av, bu, bv = tu - su, tv - sv, tu - wu, tv - wv
         elif fixed == SHOULDER:
-            au, av, bu, bv, first, second = tu - eu, tv - ev, tu - wu, tv - wv, i2, i3
+            au, av, bu, bv = tu - eu, tv - ev, tu - wu, tv - wv
         else:
-            au, av, bu, bv, first, second = tu - su, tv - sv, tu - eu, tv - ev, i1, i2
+            au, av, bu, bv = tu - su, tv - sv, tu - eu, tv - ev
         au, av, bu, bv = -av, au, -bv, bu
         det = au * bv - av * bu
-        if not abs(det) > self._singular or not abs(tu) > off_axis:
+        if not abs(det) > singular or not abs(tu) > off_axis:
             return None
         c, s = _cos(yaw), _sin(yaw)
         fx, fy, fz, mx, my, mz = (c * fx - s * mx, c * fy - s * my, c * fz - s * mz,
@@ -110,33 +110,40 @@ class QuickCorrection:
             if roll != readings[i4]:
                 last = self.chain.carried((readings[i4],), i4)
                 self._carried = (readings[i4], last)
-        values = list(readings)
+        r0, r1, r2, r3 = v0, v1, v2, v3 = readings[:4]
         tx, ty, tz = target
-        x, y, z = point4(values[0], values[1], values[2], values[3], last)
+        x, y, z = point4(v0, v1, v2, v3, last)
         ex, ey, ez = tx - x, ty - y, tz - z
-        d0, d_first, d_second, d3 = d[0], d[first], d[second], d[i3]
-        for _ in range(QUICK_STEPS):
+        for _ in range(QUICK_STEPS):  # (the joints each boundary moves: the module docstring)
             turn = -(ex * mx + ey * my + ez * mz) / tu
             ru = ex * fx + ey * fy + ez * fz - lateral * turn
             rv = ex * wx + ey * wy + ez * wz
             da, db = (ru * bv - rv * bu) / det, (au * rv - av * ru) / det
-            values[0] += d0 * turn
-            values[first] += d_first * da
-            values[second] += d_second * db
+            v0 += d0 * turn
             if fixed is None:
-                values[i3] -= d3 * (da + db)
-            x, y, z = point4(values[0], values[1], values[2], values[3], last)
+                v1 += d1 * da
+                v2 += d2 * db
+                v3 -= d3 * (da + db)
+            elif fixed == ELBOW:
+                v1 += d1 * da
+                v3 += d3 * db
+            elif fixed == SHOULDER:
+                v2 += d2 * da
+                v3 += d3 * db
+            else:
+                v1 += d1 * da
+                v2 += d2 * db
+            x, y, z = point4(v0, v1, v2, v3, last)
             ex, ey, ez = tx - x, ty - y, tz - z
             size = _sqrt(ex * ex + ey * ey + ez * ez)
-            if size <= self.tolerance:
+            if size <= tolerance:
                 break
         else:
             return None
-        for index in range(4):
-            if not lower[index] <= values[index] <= upper[index] and values[index] != \
-                    readings[index]:
-                return None
-        return tuple(values), (x, y, z), size
+        if (not lo0 <= v0 <= hi0 and v0 != r0 or not lo1 <= v1 <= hi1 and v1 != r1
+                or not lo2 <= v2 <= hi2 and v2 != r2 or not lo3 <= v3 <= hi3 and v3 != r3):
+            return None
+        return (v0, v1, v2, v3, *readings[4:]), (x, y, z), size
 
     def correct_rows(self, readings: np.ndarray, targets: np.ndarray, yaw, q1, q2, phi, l3,
                      lateral, fixed):

@@ -11,9 +11,10 @@ import math
 from typing import Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
-from two_bone_ik.solver.desktop_poses import branch_of, Facing, pitch_angle
+from two_bone_ik.solver.closed_form import pair_angles
+from two_bone_ik.solver.desktop_poses import branch_of, Facing
 from two_bone_ik.solver.desktop_results import DesktopSolution, DesktopStatus
-from two_bone_ik.solver.reading_turns import fit_reading
+from two_bone_ik.solver.reading_turns import fit_reading, fit_within
 
 _TAU = 2.0 * math.pi
 _NAN = math.nan
@@ -123,27 +124,32 @@ class FastPath:
         _, cos_wanted, sin_wanted = self._wanted
         l3, beta, _ = tool
         wu, wv = du - l3 * cos_wanted, dv - l3 * sin_wanted
-        sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q if wu == wv == 0.0 else None)
-        q1, q2, pitch = sol[0], sol[1], None
-        if sol[2] is _REACHED and self._pair_box is not None:  # (as _pair_on)
-            (lo1, hi1), (lo2, hi2) = self._pair_box
-            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
-            q2 = fit_reading(q2, lo2, hi2, None if previous_q is None else previous_q[1])
-        if sol[2] is _REACHED and q1 is not None and q2 is not None:
-            pitch = d3 * (wanted - beta - q1 - q2)
-            if not c3:
-                pitch = fit_reading(pitch, lower[3], upper[3], p3)
-            elif p3 is not None:
-                pitch = p3 + _remainder(pitch - p3, _TAU)
-            elif not -math.pi <= pitch <= math.pi:
-                pitch = _wrap(pitch)
+        if wu == wv == 0.0:
+            sol = solve(wu, wv, l1, l2, elbow, None, False, previous_q)
+            pair = (sol[0], sol[1]) if sol[2] is _REACHED else None
+        else:
+            pair = pair_angles(wu, wv, l1, l2, -1.0 if elbow == 'up' else 1.0)
+        pitch = None
+        other = pair is not None  # whether the other branch may reach it at the wanted pitch
+        fits = self._fits
+        if other and fits is not None:  # (as _pair_on, then the pitch joint)
+            first, second, third = fits if previous is None else self._anchored_fits(
+                previous_q, p3)
+            # The other branch's elbow is this one's negated (the closed form's q2 is the sign
+            # times a magnitude that does not depend on it): when it does not fit, neither
+            # does that branch's pose.
+            other = fit_within(-pair[1] + 0.0, second) is not None
+            q1, q2 = fit_within(pair[0], first), fit_within(pair[1], second)
+            if q1 is not None and q2 is not None:
+                pitch = fit_within(d3 * (wanted - beta - q1 - q2), third)
+        elif other:
+            q1, q2, pitch, other = self._fast_wanted(*pair, wanted, beta, previous_q, p3)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
-            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q,
-                                 sol[2] is _REACHED)
+            found = self._search(du, dv, tool, wanted, elbow, previous, previous_q, other)
             if found is None:
                 return None
-            phi, side, (q1, q2, pitch), kind = found
+            phi, side, (q1, q2, pitch), kind = found  # (phi within (-pi, pi]: pitch_angle's)
             status = _STATUS_REACHED if side == elbow else _STATUS_FLIPPED
             elbow, fixed = side, None if _remainder(phi - wanted, _TAU) == 0.0 else kind
         r1, r2 = d1 * (q1 - z1), d2 * (q2 - z2)
@@ -162,5 +168,30 @@ class FastPath:
         asked = _remainder(wanted, _TAU)
         asked = asked if asked != -math.pi else math.pi
         return _tuple_new(DesktopSolution, (
-            readings, status, True, point, error, elbow, asked if phi is wanted else
-            pitch_angle(phi), asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
+            readings, status, True, point, error, elbow, asked if phi is wanted else phi,
+            asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
+
+    def _fast_wanted(self, q1, q2, wanted, beta, previous_q, p3):
+        """Return the pose at the wanted pitch without :meth:`_limit_fits` (a joint unlimited).
+
+        (q1, q2) the closed form's on the preferred branch; returns (q1, q2, pitch reading,
+        whether the other branch may fit), None for what does not fit.
+        """
+        _, _, _, _, _, d3, lower, upper, _, _, c3 = self._fast_tail[:11]
+        other = True
+        if self._pair_box is not None:  # (as _pair_on)
+            (lo1, hi1), (lo2, hi2) = self._pair_box
+            reference = None if previous_q is None else previous_q[1]
+            other = fit_reading(-q2 + 0.0, lo2, hi2, reference) is not None  # (see above)
+            q1 = fit_reading(q1, lo1, hi1, None if previous_q is None else previous_q[0])
+            q2 = fit_reading(q2, lo2, hi2, reference)
+        pitch = None
+        if q1 is not None and q2 is not None:
+            pitch = d3 * (wanted - beta - q1 - q2)
+            if not c3:
+                pitch = fit_reading(pitch, lower[3], upper[3], p3)
+            elif p3 is not None:
+                pitch = p3 + _remainder(pitch - p3, _TAU)
+            elif not -math.pi <= pitch <= math.pi:
+                pitch = _wrap(pitch)
+        return q1, q2, pitch, other

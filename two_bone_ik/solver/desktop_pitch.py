@@ -194,7 +194,7 @@ class BoundaryRoots:
         self.offset = tuple((eu, ev, radius, held) for (eu, ev, radius), held in
                             zip(circles, circle_joints) if not (eu == 0.0 and ev == 0.0))
         self.pitch_angles = tuple(pitch_angles)
-        self._tool = (None, None, ())  # (l3, beta, per pitch limit (m, mu, held))
+        self.tag({})
 
     def held(self) -> Tuple[Held, ...]:
         """Return what every boundary holds (its joint and angle), each once."""
@@ -202,15 +202,28 @@ class BoundaryRoots:
                 + tuple(held for _, _, _, held in self.offset)
                 + tuple((PITCH, limit) for limit in self.pitch_angles))
 
+    def tag(self, tags) -> None:
+        """Make :meth:`sorted_roots` carry ``tags[held]`` in place of a boundary's held.
+
+        ``tags`` maps a :meth:`held` to what its roots carry (the solver's per-boundary
+        constants, so that it looks nothing up per root); a held not in it is carried itself.
+        """
+        self._centred = tuple((radius, tags.get(held, held)) for radius, held in self.centred)
+        self._offset = tuple((eu, ev, radius, tags.get(held, held))
+                             for eu, ev, radius, held in self.offset)
+        self._pitch_tags = tuple(tags.get((PITCH, limit), (PITCH, limit))
+                                 for limit in self.pitch_angles)
+        self._tool = (None, None, ())  # (l3, beta, per pitch limit (m, mu, tag))
+
     def _pitch_terms(self, l3: float, beta: float):
-        """Per pitch limit: (m, mu, held) of its equation, for the tool (l3 m, beta rad)."""
+        """Per pitch limit: (m, mu, tag) of its equation, for the tool (l3 m, beta rad)."""
         cached_l3, cached_beta, terms = self._tool
         if cached_l3 != l3 or cached_beta != beta:
             terms = []
-            for limit in self.pitch_angles:
+            for limit, tag in zip(self.pitch_angles, self._pitch_tags):
                 kappa = beta + limit
                 mu_u, mu_v = l3 + self.l2 * math.cos(kappa), -self.l2 * math.sin(kappa)
-                terms.append((math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), (PITCH, limit)))
+                terms.append((math.hypot(mu_u, mu_v), math.atan2(mu_v, mu_u), tag))
             self._tool = (l3, beta, terms)
         return terms
 
@@ -218,7 +231,8 @@ class BoundaryRoots:
                      ) -> List[Tuple[float, float, Held]]:
         """Return every root as (distance from ``wanted``, phi, held), nearest first (rad).
 
-        The same roots as :func:`pitch_boundaries` (with ``joints``).
+        The same roots as :func:`pitch_boundaries` (with ``joints``); in place of held, its tag
+        when :meth:`tag` gave one.
         """
         out = []
         add = out.append
@@ -226,43 +240,56 @@ class BoundaryRoots:
         slack = 1.0 + TANGENT_SLACK
         p = hypot(du, dv)
         angle = atan2(dv, du) if p != 0.0 else 0.0
+        double, square = 2.0 * l3, l3 * l3
+        # (A cosine within the slack past +-1 is that end: acos gives 0 or pi exactly there.)
         if l3 != 0.0 and p != 0.0:
-            twice = 2.0 * l3 * p
-            square = l3 * l3
-            for radius, held in self.centred:
+            twice = double * p
+            for radius, tag in self._centred:
                 cosine = ((p - radius) * (p + radius) + square) / twice
-                if -slack <= cosine <= slack:
-                    spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
-                    phi = angle + spread
-                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
-                    phi = angle - spread
-                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
-        for eu, ev, radius, held in self.offset:
+                if -1.0 <= cosine <= 1.0:
+                    spread = acos(cosine)
+                elif -slack <= cosine <= slack:
+                    spread = 0.0 if cosine > 0.0 else _PI
+                else:
+                    continue
+                phi = angle + spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, tag))
+                phi = angle - spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, tag))
+        for eu, ev, radius, tag in self._offset:
             pu, pv = du - eu, dv - ev
             q = hypot(pu, pv)
             if l3 == 0.0 or q == 0.0:
                 continue
-            cosine = ((q - radius) * (q + radius) + l3 * l3) / (2.0 * l3 * q)
-            if -slack <= cosine <= slack:
-                spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
-                turned = atan2(pv, pu)
-                phi = turned + spread
-                add((abs(remainder(phi - wanted, _TAU)), phi, held))
-                phi = turned - spread
-                add((abs(remainder(phi - wanted, _TAU)), phi, held))
+            cosine = ((q - radius) * (q + radius) + square) / (double * q)
+            if -1.0 <= cosine <= 1.0:
+                spread = acos(cosine)
+            elif -slack <= cosine <= slack:
+                spread = 0.0 if cosine > 0.0 else _PI
+            else:
+                continue
+            turned = atan2(pv, pu)
+            phi = turned + spread
+            add((abs(remainder(phi - wanted, _TAU)), phi, tag))
+            phi = turned - spread
+            add((abs(remainder(phi - wanted, _TAU)), phi, tag))
         if p != 0.0:
             radius = self.l1
-            for m, mu, held in self._pitch_terms(l3, beta):
+            for m, mu, tag in self._pitch_terms(l3, beta):
                 if m == 0.0:
                     continue
                 cosine = ((p - radius) * (p + radius) + m * m) / (2.0 * m * p)
-                if -slack <= cosine <= slack:
-                    spread = acos(-1.0 if cosine < -1.0 else 1.0 if cosine > 1.0 else cosine)
-                    turned = angle - mu
-                    phi = turned + spread
-                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
-                    phi = turned - spread
-                    add((abs(remainder(phi - wanted, _TAU)), phi, held))
+                if -1.0 <= cosine <= 1.0:
+                    spread = acos(cosine)
+                elif -slack <= cosine <= slack:
+                    spread = 0.0 if cosine > 0.0 else _PI
+                else:
+                    continue
+                turned = angle - mu
+                phi = turned + spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, tag))
+                phi = turned - spread
+                add((abs(remainder(phi - wanted, _TAU)), phi, tag))
         out.sort(key=_first)
         return out
 
@@ -272,3 +299,4 @@ def _first(item):
 
 
 _TAU = 2.0 * math.pi
+_PI = math.pi

@@ -10,12 +10,13 @@ import math
 from typing import List, Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
+from two_bone_ik.solver.closed_form import pair_angles
 from two_bone_ik.solver.desktop_pitch import ELBOW, SHOULDER
 from two_bone_ik.solver.desktop_poses import (
     branch_of, OTHER_ELBOW, pitch_angle, PlanePose, tie_key)
 from two_bone_ik.solver.desktop_results import (
     DesktopStatus, PITCH_TOLERANCE, SIDE_TOLERANCE, TIE_TOLERANCE)
-from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading
+from two_bone_ik.solver.reading_turns import fit_or_clamp, fit_reading, fit_within, limit_fit
 
 _TAU = 2.0 * math.pi
 _NAN = math.nan
@@ -89,17 +90,21 @@ class PlaneSolving:
                             arm.lower_limits[i3], arm.upper_limits[i3], previous_pitch)
         return None if pitch is None else (q1, q2, pitch)
 
-    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch):
+    def _boundary_pose(self, du, dv, tool, phi, held, preferred, previous_q, previous_pitch,
+                       fits=None):
         """Return the pose on a boundary of the feasible pitches, and its branch.
 
         At a root of a boundary equation (:mod:`~two_bone_ik.solver.desktop_pitch`) the joint
         it holds is at its angle exactly (the elbow straight, folded or on a limit, the
         shoulder or the pitch on a limit) and the rest follows; (None, '') when a limit does
-        not fit. A straight or folded elbow is on both branches: ``preferred``.
+        not fit. A straight or folded elbow is on both branches: ``preferred``. ``held`` is
+        the boundary's :meth:`_boundary_terms` entry (the roots carry it). ``fits``, from
+        :meth:`_anchored_fits`, fits the three readings by :func:`fit_within` (the hot path;
+        without it, :meth:`_fit_pair` and :func:`fit_reading` do, to the same result).
         """
         l3, beta, _ = tool
         wu, wv = du - l3 * _cos(phi), dv - l3 * _sin(phi)
-        joint, angle, a, b = self._held_terms[held]
+        joint, angle, a, b = held
         if joint == ELBOW:
             q2 = angle
             q1 = _atan2(wv, wu) - a
@@ -111,18 +116,53 @@ class PlaneSolving:
             q1 = _atan2(wv - self._l2 * _sin(link2), wu - self._l2 * _cos(link2))
             q2 = link2 - q1
         q2 = _remainder(q2, _TAU)
-        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
-        branch = ('up' if q2 < 0.0 else 'down') if bent else preferred
-        pair = self._fit_pair(q1, q2, previous_q)
-        if pair is None:
+        if fits is None:
+            pair = self._fit_pair(q1, q2, previous_q)
+            if pair is None:
+                return None, ''
+            fitted_q1, fitted_q2 = pair
+            d3, lo3, hi3 = self._pitch_joint
+            pitch = fit_reading(d3 * (phi - beta - fitted_q1 - fitted_q2), lo3, hi3,
+                                previous_pitch)
+        else:
+            first, second, third = fits
+            fitted_q1 = fit_within(q1, first)
+            if fitted_q1 is None:
+                return None, ''
+            fitted_q2 = fit_within(q2, second)
+            if fitted_q2 is None:
+                return None, ''
+            pitch = fit_within(self._pitch_joint[0] * (phi - beta - fitted_q1 - fitted_q2),
+                               third)
+        if pitch is None:
             return None, ''
-        q1, q2 = pair
-        d3, lo3, hi3 = self._pitch_joint
-        pitch = fit_reading(d3 * (phi - beta - q1 - q2), lo3, hi3, previous_pitch)
-        return (None, '') if pitch is None else ((q1, q2, pitch), branch)
+        bent = SIDE_TOLERANCE < abs(q2) < _PI - SIDE_TOLERANCE
+        return (fitted_q1, fitted_q2, pitch), ('up' if q2 < 0.0 else 'down') if bent else preferred
+
+    def _limit_fits(self):
+        """Return :func:`limit_fit` of the shoulder, the elbow and the pitch (no last command).
+
+        None when the pair has no limits or one of the three joints none on either side
+        (then :meth:`_fit_pair` and :func:`fit_reading` fit them).
+        """
+        if self._pair_box is None or self._indices[3] is None:
+            return None
+        fits = tuple(limit_fit(lower, upper) for lower, upper in (
+            *self._pair_box, self._pitch_joint[1:]))
+        return None if None in fits else fits
+
+    def _anchored_fits(self, previous_q, previous_pitch):
+        """:meth:`_limit_fits` nearest the last command's readings (the pair's, the pitch's)."""
+        fits = self._fits
+        if fits is None or previous_q is None and previous_pitch is None:
+            return fits
+        return tuple(fit if reference is None else limit_fit(fit[0], fit[1], reference)
+                     for fit, reference in zip(fits, (*previous_q, previous_pitch)))
 
     def _boundary_terms(self):
         """Per boundary (held joint, angle): (joint, angle, a, b) :meth:`_boundary_pose` reads.
+
+        The solver's :class:`BoundaryRoots` carries them in its roots (its ``tag``).
 
         The elbow held: a is the shoulder's offset from the wrist's direction; the shoulder
         held: (a, b) the elbow point; the pitch held: nothing.
@@ -162,19 +202,21 @@ class PlaneSolving:
         branch fits, without its closest pose when it does not.
         """
         l1, l2 = self.arm.link_lengths
-        sol = solve(wu, wv, l1, l2, branch, None, False,
-                    previous_q if wu == wv == 0.0 else None)
-        if sol.status is not _REACHED:
-            return None
-        if self._pair_box is None:
-            return sol.q1, sol.q2
-        return self._fit_pair(sol.q1, sol.q2, previous_q)
+        if wu == wv == 0.0:  # (the last command decides q1 there)
+            sol = solve(wu, wv, l1, l2, branch, None, False, previous_q)
+            pair = (sol.q1, sol.q2) if sol.status is _REACHED else None
+        else:
+            pair = pair_angles(wu, wv, l1, l2, -1.0 if branch == 'up' else 1.0)
+        if pair is None or self._pair_box is None:
+            return pair
+        return self._fit_pair(*pair, previous_q)
 
     def _search(self, du, dv, tool, wanted, preferred, previous, previous_q, annulus=True):
         """Return the feasible (phi, branch, pose) nearest ``wanted``, or None (see the module).
 
-        ``annulus`` False says the wrist point at ``wanted`` is known beyond the pair's reach
-        (on both branches alike): the other branch is not tried there.
+        ``annulus`` False says the other branch is known to have no pose at ``wanted`` (the
+        wrist point beyond the pair's reach, on both branches alike, or that branch's elbow
+        angle past its limits): it is not tried there.
         """
         previous_pitch = None if previous is None else previous[self._indices[3]]
         flip = self.allow_elbow_flip
@@ -187,12 +229,14 @@ class PlaneSolving:
                 found.append((0.0, wanted, branches[1], pose, None))
                 farthest = 0.0 + TIE_TOLERANCE
         boundary_pose = self._boundary_pose
+        fits = (self._fits if previous is None
+                else self._anchored_fits(previous_q, previous_pitch))
         for distance, phi, held in self._roots.sorted_roots(du, dv, tool.length, tool.beta,
                                                             wanted):
             if distance > farthest:
                 break
             pose, branch = boundary_pose(du, dv, tool, phi, held, preferred, previous_q,
-                                         previous_pitch)
+                                         previous_pitch, fits)
             if pose is not None and (flip or branch == preferred):
                 if not found:
                     farthest = distance + TIE_TOLERANCE

@@ -8,13 +8,14 @@ as the planar solver does; an unlimited joint goes the short way from the refere
 """
 
 import math
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
 from two_bone_ik.solver import LIMIT_TOLERANCE, wrap_angle, wrap_angles
 
 _TAU = 2.0 * math.pi
+_remainder = math.remainder
 
 
 def fit_reading(value: float, lower: float, upper: float,
@@ -47,6 +48,38 @@ def fit_reading(value: float, lower: float, upper: float,
     elif best > upper + LIMIT_TOLERANCE:
         best -= _TAU
     if best < lower - LIMIT_TOLERANCE or best > upper + LIMIT_TOLERANCE:
+        return None
+    return lower if best < lower else upper if best > upper else best
+
+
+def limit_fit(lower: float, upper: float, reference: Optional[float] = None
+              ) -> Optional[Tuple[float, float, float, float, float]]:
+    """Return what :func:`fit_within` reads for a joint, or None for one open on both sides.
+
+    ``(lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, anchor)``, the anchor
+    the reference (0 without one) brought into the limits: the terms :func:`fit_reading`
+    computes for every value, once.
+    """
+    if lower == -math.inf and upper == math.inf:
+        return None
+    anchor = 0.0 if reference is None else reference
+    anchor = lower if anchor < lower else upper if anchor > upper else anchor
+    return (lower, upper, lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE, anchor)
+
+
+def fit_within(value: float, fit: Tuple[float, float, float, float, float]
+               ) -> Optional[float]:
+    """:func:`fit_reading` of ``value`` (rad) with the terms of :func:`limit_fit`: the hot path.
+
+    The same arithmetic, so the same result bit for bit (the tests compare the two).
+    """
+    lower, upper, below, above, anchor = fit
+    best = anchor + _remainder(value - anchor, _TAU)
+    if best < below:
+        best += _TAU
+    elif best > above:
+        best -= _TAU
+    if best < below or best > above:
         return None
     return lower if best < lower else upper if best > upper else best
 
