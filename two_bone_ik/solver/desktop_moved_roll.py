@@ -43,13 +43,7 @@ class MovedRoll:
             return None
         if not yaw_fits and not self._yaw_crossings(x, y, z, back):
             return None  # the yaw fits at no roll: the sideways swing never brings it in
-        index = self._indices[4]
-        low = max(self.arm.lower_limits[index], held - math.pi)
-        high = min(self.arm.upper_limits[index], held + math.pi)
-        hu, hn = self._horizontal(x, y, z)
-        o, w = self.arm.origin, self.arm.up
-        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
-        target = RollTarget(float(hu), float(hn), float(dv), back)
+        target, low, high = self._roll_window(x, y, z, held, back)
         if not yaw_fits:
             found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
             if found is not None:
@@ -89,11 +83,8 @@ class MovedRoll:
         it reaching into the rolls where the yaw is within its limits but not yet the margin
         inside them (:meth:`_yaw_limits_inside`), where a trial of the walk may reach.
         """
-        entry = yaw_entry(self._roll_geometry, target, low, high, held)
-        if entry is None:
-            return None
-        roll = entry + math.copysign(self._roll_margin, entry - held)
-        if not low + self._roll_margin < roll < high - self._roll_margin:
+        roll = self._entry_trial(target, low, high, held)
+        if roll is None:
             return None
         attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), target.back,
                                 True)
@@ -106,6 +97,31 @@ class MovedRoll:
         corrected = self._quick_correction(x, y, z, readings, attempt.facing, attempt.plane,
                                            attempt.tool, None, 0.0)
         return None if corrected is None else attempt._replace(corrected=corrected)
+
+    def _roll_window(self, x, y, z, held, back) -> Tuple[RollTarget, float, float]:
+        """Return the target as the roll sees it and the window of rolls tried (low, high).
+
+        The rolls (rad) within half a turn of ``held`` and within the roll's limits.
+        """
+        index = self._indices[4]
+        low = max(self.arm.lower_limits[index], held - math.pi)
+        high = min(self.arm.upper_limits[index], held + math.pi)
+        hu, hn = self._horizontal(x, y, z)
+        o, w = self.arm.origin, self.arm.up
+        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
+        return RollTarget(float(hu), float(hn), float(dv), back), low, high
+
+    def _entry_trial(self, target, low, high, held) -> Optional[float]:
+        """Return the roll (rad) :meth:`_past_yaw_entry` tries, or None.
+
+        The margin past where the yaw enters its limits
+        (:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`), strictly inside the window.
+        """
+        entry = yaw_entry(self._roll_geometry, target, low, high, held)
+        if entry is None:
+            return None
+        roll = entry + math.copysign(self._roll_margin, entry - held)
+        return roll if low + self._roll_margin < roll < high - self._roll_margin else None
 
     def _yaw_crossings(self, x, y, z, back) -> bool:
         """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
