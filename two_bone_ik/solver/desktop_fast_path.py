@@ -108,10 +108,13 @@ class FastPath:
         :meth:`_fast_moved`; else (b) is empty and class (c) is solved. None (the general path
         decides) when the shortcut does not answer or (c) has no exact pose.
         """
-        if self._roll_free and self._yaw_crossings(x, y, z, False):
-            if self._roll_may_reach(x, y, z, False):
-                return self._fast_moved(x, y, z, *_as_floats(previous, held), wanted)
-            return self._fast_back(x, y, z, *_as_floats(previous, held), wanted, tool)
+        if self._roll_free:
+            horizontal = self._horizontal(x, y, z)
+            if self._crossings(*horizontal, False):
+                previous, held = _as_floats(previous, held)
+                target, low, high = self._roll_window(x, y, z, held, False, horizontal)
+                if self._may_reach(target.hu, target.hn, target.dv, False):
+                    return self._fast_moved(x, y, z, previous, held, wanted, target, low, high)
         return self._fast_back(x, y, z, previous, held, wanted, tool)
 
     def _fast_back(self, x, y, z, previous, held, wanted, tool):
@@ -125,15 +128,15 @@ class FastPath:
         return self._fast_plane(x, y, z, previous, wanted, back.reading, back.u - su,
                                 back.v - sv, tool, held, 'back')
 
-    def _fast_moved(self, x, y, z, previous, held, wanted):
+    def _fast_moved(self, x, y, z, previous, held, wanted, target, low, high):
         """Class (b) by :meth:`_past_yaw_entry`'s shortcut, through :meth:`_fast_plane`.
 
         The same trial (the roll just past where the yaw enters its limits), the same
         conditions: None (the general path and its walk decide) when there is no such roll,
         its yaw does not face the target within the limits, no exact pose reaches it on the
-        configured elbow or the correction gives up.
+        configured elbow or the correction gives up. ``target``, ``low``, ``high``:
+        :meth:`_roll_window`'s.
         """
-        target, low, high = self._roll_window(x, y, z, held, False)
         roll = self._entry_trial(target, low, high, held)
         if roll is None:
             return None
