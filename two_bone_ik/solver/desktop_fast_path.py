@@ -141,12 +141,19 @@ class FastPath:
         if roll is None:
             return None
         tool = self._tool(roll)
-        facing = self._face(x, y, z, tool.lateral, previous)
-        if facing.status is not None:
+        lateral, hu, hn = tool.lateral, target.hu, target.hn  # (as _face, or None)
+        rho, near = _hypot(hu, hn), 1e-3 * self._on_target
+        if rho <= near or rho < abs(lateral) - near:
             return None
-        su, sv = self.arm.shoulder
-        solution = self._fast_plane(x, y, z, previous, wanted, facing.reading, facing.u - su,
-                                    facing.v - sv, tool, roll, 'facing', True)
+        u = _sqrt(max(0.0, (rho - lateral) * (rho + lateral)))
+        arm = self.arm
+        reading = fit_reading(
+            arm.directions[0] * _atan2(lateral * hu - u * hn, u * hu + lateral * hn),
+            arm.lower_limits[0], arm.upper_limits[0], None if previous is None else previous[0])
+        if reading is None:
+            return None
+        solution = self._fast_plane(x, y, z, previous, wanted, reading, u - arm.shoulder[0],
+                                    target.dv, tool, roll, 'facing', True)
         return solution if solution is not None and solution[1] is _STATUS_REACHED else None
 
     def _fast_hole(self, x, y, z, previous, wanted, held, tool):

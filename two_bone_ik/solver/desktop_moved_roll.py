@@ -132,11 +132,10 @@ class MovedRoll:
     def _crossings(self, hu, hn, back) -> bool:
         """:meth:`_yaw_crossings` of the target at (hu, hn) from the yaw axis (m)."""
         geometry = self._roll_geometry
-        for yaw in geometry.yaw_angles:
-            ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
-            needed = hu * math.sin(yaw) + hn * math.cos(yaw)
-            if geometry.swing > 0.0 and ahead != back and \
-                    abs(needed - geometry.lateral) <= geometry.swing:
+        swing, lateral = geometry.swing, geometry.lateral
+        for _, cos, sin in geometry.yaw_turns:
+            if swing > 0.0 and (hu * cos - hn * sin > 0.0) != back and \
+                    abs(hu * sin + hn * cos - lateral) <= swing:
                 return True
         return False
 

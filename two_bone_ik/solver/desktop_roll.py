@@ -112,6 +112,8 @@ class RollGeometry:
         self._circle_r2 = self.circles[:, 2:] ** 2
         self.pitch_angles = np.array(pitch_angles, dtype=float)
         self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
+        #: Each of them with its cosine and sine.
+        self.yaw_turns = tuple((yaw, math.cos(yaw), math.sin(yaw)) for yaw in self.yaw_angles)
         self.equations = len(self.circles) + len(self.pitch_angles)
         self.pairs = self._pairs(self.equations)
         # Plain-float copies for the scalar twin.
@@ -262,12 +264,13 @@ class RollGeometry:
         if swing == 0.0:
             return []
         ends = []
-        rho = math.hypot(target.hu, target.hn)
-        needed = [] if yaw_limits else [rho, -rho]
-        for yaw in self.yaw_angles if yaw_limits else ():
-            ahead = target.hu * math.cos(yaw) - target.hn * math.sin(yaw) > 0.0
-            if ahead != target.back:
-                needed.append(target.hu * math.sin(yaw) + target.hn * math.cos(yaw))
+        hu, hn = target.hu, target.hn
+        if not yaw_limits:
+            rho = math.hypot(hu, hn)
+            needed = [rho, -rho]
+        else:
+            needed = [hu * sin + hn * cos for _, cos, sin in self.yaw_turns
+                      if (hu * cos - hn * sin > 0.0) != target.back]
         for value in needed:
             ratio = (value - self.lateral) / swing
             if -1.0 <= ratio <= 1.0:
