@@ -402,9 +402,9 @@ def yaw_entry(geometry: RollGeometry, target: RollTarget, low: float, high: floa
     if distance == 0.0 or len(ties) > 2 or len(ties) == 2 and max(ties) - held != distance or \
             nearest in (low, high):
         return None
-    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
-    if any(abs(roll - held) <= distance for roll in facing):
-        return None
+    for roll in _in_window(geometry.closed_form_ends(target, False), low, high):
+        if abs(roll - held) <= distance:
+            return None
     return nearest
 
 
@@ -413,7 +413,11 @@ def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     out = []
     for roll in rolls:
         base = roll + _TAU * math.ceil((low - roll) / _TAU)
-        out.extend(r for r in (base, base + _TAU) if low <= r <= high)
+        if low <= base <= high:
+            out.append(base)
+        base += _TAU
+        if low <= base <= high:
+            out.append(base)
     return out
 
 
