@@ -185,6 +185,73 @@ def test_fast_path_equals_the_general_one_with_a_joint_unlimited(unlimited):
         assert turned > 0
 
 
+def _counting(solver, name):
+    """Wrap the solver's method ``name`` to count its answers (not None); return the counts."""
+    method, counts = getattr(solver, name), [0]
+
+    def counted(*args):
+        answer = method(*args)
+        counts[0] += answer is not None
+        return answer
+    setattr(solver, name, counted)
+    return counts
+
+
+def _assert_fast_is_general(solver, target, previous, wanted):
+    fast = solver._solve_fast(*target, previous, wanted)
+    if fast is not None:
+        assert repr(fast) == repr(solver.solve_general(*target, previous, wanted))
+
+
+def test_fast_path_moves_the_roll_as_the_general_path():
+    # The fast path's own route into class (b): the shortcut past the yaw's entry into its
+    # limits (the general path's _past_yaw_entry), its plane solved as the fast path's: the
+    # general path's answers to the bit, on the SO-101-like arm and random ones.
+    urdf, base, tip, _, _ = FIXED_DESKTOP_ARMS['so101_like']
+    geometries = [arm_from_description(urdf, base, tip)]
+    rng = np.random.default_rng(0)
+    geometries += [_geometry(random_desktop_arm(rng, 'yaw + pair + pitch + roll'))
+                   for _ in range(6)]
+    answered = 0
+    for geometry in geometries:
+        lower, upper = geometry.lower_limits, geometry.upper_limits
+        for elbow in ('up', 'nearest'):
+            solver = DesktopSolver(geometry.model, elbow=elbow)
+            counts = _counting(solver, '_fast_moved')
+            for _ in range(150):
+                target = geometry.tool_position(random_readings(rng, lower, upper))
+                previous = random_readings(rng, lower, upper) if rng.integers(0, 2) else None
+                _assert_fast_is_general(solver, target, previous, float(rng.uniform(-4, 4)))
+            answered += counts[0]
+    assert answered >= 50
+
+
+def test_fast_path_reaches_back_from_the_hole_round_the_shoulder_as_the_general_path():
+    # A target nearer the shoulder than any tool point comes (RollGeometry.hole): classes
+    # (a) and (b) are empty, the fast path goes to class (c) without their searches.
+    answered = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        geometry = _geometry(random_desktop_arm(rng, 'yaw + pair + pitch + roll'))
+        model = geometry.model
+        solver = DesktopSolver(model)
+        if solver._hole2 <= 0.0:
+            continue
+        counts = _counting(solver, '_fast_hole')
+        (su, sv), hole = model.shoulder, solver._roll_geometry.hole
+        for _ in range(400):
+            previous = random_readings(rng, geometry.lower_limits, geometry.upper_limits) \
+                if rng.integers(0, 2) else None
+            distance, angle = hole * math.sqrt(rng.uniform()), rng.uniform(-math.pi, math.pi)
+            target = model.to_world(
+                rng.uniform(-math.pi, math.pi), su + distance * math.cos(angle),
+                sv + distance * math.sin(angle),
+                model.tool_at(0.0 if previous is None else previous[4]).lateral)
+            _assert_fast_is_general(solver, target, previous, float(rng.uniform(-4, 4)))
+        answered += counts[0]
+    assert answered >= 5
+
+
 # -- the pitch policy against a dense search -----------------------------------------------
 
 

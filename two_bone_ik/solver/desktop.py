@@ -196,6 +196,11 @@ class DesktopSolver(FastPath, PreferenceOrder, MovedRoll, PlaneSolving, NewtonCo
         #: Most a correction may move a joint (and a Newton step: a trust region), rad.
         self._step_bound = MAX_CORRECTION * math.sqrt(arm.model_error / self.reach)
         self._fast = self._fast_constants()
+        #: The hole round the shoulder less the on-target tolerance, squared (m^2; -1 without
+        #: a free roll): no exact pose at any roll is nearer (see _fast_hole).
+        hole = self._roll_geometry.hole - self._on_target if self._roll_free else 0.0
+        self._reach_bounds = self._roll_reach_bounds() if self._roll_free else None
+        self._hole2 = hole * hole if hole > 0.0 else -1.0
         #: What _fast_plane reads.
         self._fast_tail = None if self._fast is None else (
             self._fast[16:24] + self._continuous[1:4] + (arm.joint_count, self.elbow)

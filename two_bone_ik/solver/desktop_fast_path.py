@@ -2,17 +2,19 @@
 
 Position only, an arm with a yaw and a pitch, the roll held within its limits: the yaw facing
 the target, the pair at the wanted pitch (or the feasible pitch nearest it), the quick
-correction for a URDF's rounding. Anything else returns None and the general path decides, so
-its results are the general path's (the tests compare the two). A mixin of
+correction for a URDF's rounding. Also, where it proves the classes before them empty, class
+(b) by the moved roll's shortcut (the yaw out of its limits at the held roll) and class (c)
+(the yaw facing nowhere within its limits, or the target in the hole round the shoulder), each
+thing computed once. Anything else returns None and the general path decides, so its results
+are the general path's (the tests compare the two). A mixin of
 :class:`~two_bone_ik.solver.desktop.DesktopSolver`.
 """
 
 import math
-from typing import Optional
 
 from two_bone_ik.solver import IkStatus, solve, wrap_angle as _wrap
 from two_bone_ik.solver.closed_form import pair_angles
-from two_bone_ik.solver.desktop_poses import branch_of, Facing
+from two_bone_ik.solver.desktop_poses import branch_of
 from two_bone_ik.solver.desktop_results import DesktopSolution, DesktopStatus
 from two_bone_ik.solver.reading_turns import fit_reading, fit_within
 
@@ -88,29 +90,91 @@ class FastPath:
         u = (rho - lateral) * (rho + lateral)
         u = _sqrt(u) if u > 0.0 else 0.0
         yaw = d0 * _atan2(lateral * hu - u * hn, u * hu + lateral * hn)
-        branch = 'facing'
         if not c0:
             fitted = fit_reading(yaw, lower[0], upper[0], None if previous is None else p0)
-            if fitted is None:  # class (c) when (a) and (b) are surely empty
-                back = self._fast_back(x, y, z, lateral, previous, roll)
-                if back is None:
-                    return None
-                fitted, u, branch = back.reading, back.u, 'back'
+            if fitted is None:  # class (a) is empty: (b), or (c) when (b) surely is
+                return self._fast_unfitted(x, y, z, previous, wanted, roll, tool)
             yaw = fitted
         elif previous is not None:
             yaw = p0 + _remainder(yaw - p0, _TAU)
         return self._fast_plane(x, y, z, previous, wanted, yaw, u - su,
-                                dx * wx + dy * wy + dz * wz - sv, tool, roll, branch)
+                                dx * wx + dy * wy + dz * wz - sv, tool, roll, 'facing')
 
-    def _fast_back(self, x, y, z, lateral, previous, roll) -> Optional[Facing]:
-        """Return the yaw reaching back when the yaw cannot face the target at any roll."""
-        if not self.allow_reach_back or self._roll_free and self._yaw_crossings(
-                x, y, z, False):
+    def _fast_unfitted(self, x, y, z, previous, wanted, held, tool):
+        """:meth:`_solve_fast` for a yaw facing the target out of its limits at the held roll.
+
+        Class (a) is empty. Class (b) when a roll may reach the target and some roll brings
+        the yaw onto a limit (as :meth:`_moved_roll` rules it out): by its shortcut,
+        :meth:`_fast_moved`; else (b) is empty and class (c) is solved. None (the general path
+        decides) when the shortcut does not answer or (c) has no exact pose.
+        """
+        if self._roll_free:
+            horizontal = self._horizontal(x, y, z)
+            if self._crossings(*horizontal, False):
+                previous, held = _as_floats(previous, held)
+                target, low, high = self._roll_window(x, y, z, held, False, horizontal)
+                if self._may_reach(target.hu, target.hn, target.dv, False):
+                    return self._fast_moved(x, y, z, previous, held, wanted, target, low, high)
+        return self._fast_back(x, y, z, previous, held, wanted, tool)
+
+    def _fast_back(self, x, y, z, previous, held, wanted, tool):
+        """Class (c), the roll held, for a target classes (a) and (b) leave empty, or None."""
+        if not self.allow_reach_back:
             return None
-        return self._back(x, y, z, lateral, previous)
+        back = self._back(x, y, z, tool.lateral, previous)
+        if back is None:
+            return None
+        su, sv = self.arm.shoulder
+        return self._fast_plane(x, y, z, previous, wanted, back.reading, back.u - su,
+                                back.v - sv, tool, held, 'back')
 
-    def _fast_plane(self, x, y, z, previous, wanted, yaw, du, dv, tool, roll, branch):
-        """Finish :meth:`_solve_fast`: the plane, the readings, the correction."""
+    def _fast_moved(self, x, y, z, previous, held, wanted, target, low, high):
+        """Class (b) by :meth:`_past_yaw_entry`'s shortcut, through :meth:`_fast_plane`.
+
+        The same trial (the roll just past where the yaw enters its limits), the same
+        conditions: None (the general path and its walk decide) when there is no such roll,
+        its yaw does not face the target within the limits, no exact pose reaches it on the
+        configured elbow or the correction gives up. ``target``, ``low``, ``high``:
+        :meth:`_roll_window`'s.
+        """
+        roll = self._entry_trial(target, low, high, held)
+        if roll is None:
+            return None
+        tool = self._tool(roll)
+        lateral, hu, hn = tool.lateral, target.hu, target.hn  # (as _face, or None)
+        rho, near = _hypot(hu, hn), 1e-3 * self._on_target
+        if rho <= near or rho < abs(lateral) - near:
+            return None
+        u = _sqrt(max(0.0, (rho - lateral) * (rho + lateral)))
+        arm = self.arm
+        reading = fit_reading(
+            arm.directions[0] * _atan2(lateral * hu - u * hn, u * hu + lateral * hn),
+            arm.lower_limits[0], arm.upper_limits[0], None if previous is None else previous[0])
+        if reading is None:
+            return None
+        solution = self._fast_plane(x, y, z, previous, wanted, reading, u - arm.shoulder[0],
+                                    target.dv, tool, roll, 'facing', True)
+        return solution if solution is not None and solution[1] is _STATUS_REACHED else None
+
+    def _fast_hole(self, x, y, z, previous, wanted, held, tool):
+        """Class (c) for a target nearer the shoulder than the hole at the held roll, or None.
+
+        No tool point comes nearer the shoulder than :attr:`RollGeometry.hole` at any roll
+        and pitch within the limits, so class (a) is empty; when no roll brings the target
+        out of the pair's reach or the hole (:meth:`_roll_may_reach`, as :meth:`_moved_roll`
+        rules (b) out), (b) is empty too and class (c) is solved. None (the general path
+        decides) otherwise.
+        """
+        if self._roll_may_reach(x, y, z, False):
+            return None
+        return self._fast_back(x, y, z, *_as_floats(previous, held), wanted, tool)
+
+    def _fast_plane(self, x, y, z, previous, wanted, yaw, du, dv, tool, roll, branch,
+                    moved=False):
+        """Finish :meth:`_solve_fast`: the plane, the readings, the correction.
+
+        ``moved``: the roll moved (class (b)), said in the solution.
+        """
         z1, z2, d0, d1, d2, d3, lower, upper, c1, c2, c3, count, elbow, l1, l2 = self._fast_tail
         if previous is None:
             previous_q = p3 = None
@@ -146,6 +210,8 @@ class FastPath:
             q1, q2, pitch, other = self._fast_wanted(*pair, wanted, beta, previous_q, p3)
         status, phi, fixed = _STATUS_REACHED, wanted, None
         if pitch is None:  # the feasible pitch nearest the wanted one (see _search)
+            if du * du + dv * dv < self._hole2 and branch == 'facing' and not moved:
+                return self._fast_hole(x, y, z, previous, wanted, roll, tool)
             found = self._search(du, dv, tool, wanted, elbow, previous, previous_q, other)
             if found is None:
                 return None
@@ -169,7 +235,7 @@ class FastPath:
         asked = asked if asked != -math.pi else math.pi
         return _tuple_new(DesktopSolution, (
             readings, status, True, point, error, elbow, asked if phi is wanted else phi,
-            asked, 0.0, _hypot(du, dv), _NAN, branch, False, True))
+            asked, 0.0, _hypot(du, dv), _NAN, branch, moved, True))
 
     def _fast_wanted(self, q1, q2, wanted, beta, previous_q, p3):
         """Return the pose at the wanted pitch without :meth:`_limit_fits` (a joint unlimited).
@@ -195,3 +261,12 @@ class FastPath:
             elif not -math.pi <= pitch <= math.pi:
                 pitch = _wrap(pitch)
         return q1, q2, pitch, other
+
+
+def _as_floats(previous, held):
+    """Return ``previous`` (or None) and ``held`` as floats, as the general path reads them.
+
+    A route the general path took before answers with its readings' types (numpy floats in
+    ``previous`` would otherwise pass into some readings).
+    """
+    return None if previous is None else tuple(map(float, previous)), float(held)

@@ -43,13 +43,7 @@ class MovedRoll:
             return None
         if not yaw_fits and not self._yaw_crossings(x, y, z, back):
             return None  # the yaw fits at no roll: the sideways swing never brings it in
-        index = self._indices[4]
-        low = max(self.arm.lower_limits[index], held - math.pi)
-        high = min(self.arm.upper_limits[index], held + math.pi)
-        hu, hn = self._horizontal(x, y, z)
-        o, w = self.arm.origin, self.arm.up
-        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
-        target = RollTarget(float(hu), float(hn), float(dv), back)
+        target, low, high = self._roll_window(x, y, z, held, back)
         if not yaw_fits:
             found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
             if found is not None:
@@ -89,11 +83,8 @@ class MovedRoll:
         it reaching into the rolls where the yaw is within its limits but not yet the margin
         inside them (:meth:`_yaw_limits_inside`), where a trial of the walk may reach.
         """
-        entry = yaw_entry(self._roll_geometry, target, low, high, held)
-        if entry is None:
-            return None
-        roll = entry + math.copysign(self._roll_margin, entry - held)
-        if not low + self._roll_margin < roll < high - self._roll_margin:
+        roll = self._entry_trial(target, low, high, held)
+        if roll is None:
             return None
         attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), target.back,
                                 True)
@@ -107,16 +98,44 @@ class MovedRoll:
                                            attempt.tool, None, 0.0)
         return None if corrected is None else attempt._replace(corrected=corrected)
 
+    def _roll_window(self, x, y, z, held, back, horizontal=None
+                     ) -> Tuple[RollTarget, float, float]:
+        """Return the target as the roll sees it and the window of rolls tried (low, high).
+
+        The rolls (rad) within half a turn of ``held`` and within the roll's limits.
+        ``horizontal``: :meth:`_horizontal`'s answer when known.
+        """
+        index = self._indices[4]
+        low = max(self.arm.lower_limits[index], held - math.pi)
+        high = min(self.arm.upper_limits[index], held + math.pi)
+        hu, hn = horizontal or self._horizontal(x, y, z)
+        o, w = self.arm.origin, self.arm.up
+        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
+        return RollTarget(float(hu), float(hn), float(dv), back), low, high
+
+    def _entry_trial(self, target, low, high, held) -> Optional[float]:
+        """Return the roll (rad) :meth:`_past_yaw_entry` tries, or None.
+
+        The margin past where the yaw enters its limits
+        (:func:`~two_bone_ik.solver.desktop_roll.yaw_entry`), strictly inside the window.
+        """
+        entry = yaw_entry(self._roll_geometry, target, low, high, held)
+        if entry is None:
+            return None
+        roll = entry + math.copysign(self._roll_margin, entry - held)
+        return roll if low + self._roll_margin < roll < high - self._roll_margin else None
+
     def _yaw_crossings(self, x, y, z, back) -> bool:
         """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
+        return self._crossings(*self._horizontal(x, y, z), back)
+
+    def _crossings(self, hu, hn, back) -> bool:
+        """:meth:`_yaw_crossings` of the target at (hu, hn) from the yaw axis (m)."""
         geometry = self._roll_geometry
-        target = RollTarget(*self._horizontal(x, y, z), 0.0, back)
-        hu, hn = target.hu, target.hn
-        for yaw in geometry.yaw_angles:
-            ahead = hu * math.cos(yaw) - hn * math.sin(yaw) > 0.0
-            needed = hu * math.sin(yaw) + hn * math.cos(yaw)
-            if geometry.swing > 0.0 and ahead != back and \
-                    abs(needed - geometry.lateral) <= geometry.swing:
+        swing, lateral = geometry.swing, geometry.lateral
+        for _, cos, sin in geometry.yaw_turns:
+            if swing > 0.0 and (hu * cos - hn * sin > 0.0) != back and \
+                    abs(hu * sin + hn * cos - lateral) <= swing:
                 return True
         return False
 
@@ -143,23 +162,42 @@ class MovedRoll:
         (:func:`~two_bone_ik.solver.desktop_roll.tool_hole`).
         """
         arm = self.arm
-        (a, b, c), (su, sv) = arm.tool, arm.shoulder
-        swing = math.hypot(b[2], c[2])
-        lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
-        lat2_high = max(lat_low * lat_low, lat_high * lat_high)
-        lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
         o, f, w, n = arm.origin, arm.forward, arm.up, arm.normal
         dx, dy, dz = x - o[0], y - o[1], z - o[2]
-        rho2 = (dx * f[0] + dy * f[1] + dz * f[2]) ** 2 + (dx * n[0] + dy * n[1] + dz * n[2]) ** 2
+        return self._may_reach(dx * f[0] + dy * f[1] + dz * f[2],
+                               dx * n[0] + dy * n[1] + dz * n[2],
+                               dx * w[0] + dy * w[1] + dz * w[2] - arm.shoulder[1], back)
+
+    def _may_reach(self, hu, hn, dv, back) -> bool:
+        """:meth:`_roll_may_reach` of a target known by its coordinates (m).
+
+        (hu, hn) from the yaw axis along forward and normal at yaw 0, dv above the shoulder.
+        """
+        lat2_low, lat2_high, su, farthest_reach, inner, hole = self._reach_bounds
+        rho2 = hu ** 2 + hn ** 2
         if rho2 < lat2_low:
             return False
         u_low, u_high = math.sqrt(max(0.0, rho2 - lat2_high)), math.sqrt(rho2 - lat2_low)
         ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
-        dv = dx * w[0] + dy * w[1] + dz * w[2] - sv
         nearest = 0.0 if ends[0] <= 0.0 <= ends[1] else min(abs(ends[0]), abs(ends[1]))
         farthest = max(abs(ends[0]), abs(ends[1]))
+        far = math.hypot(farthest, dv)
+        return math.hypot(nearest, dv) <= farthest_reach and far >= inner and far >= hole
+
+    def _roll_reach_bounds(self) -> Tuple[float, ...]:
+        """Return what :meth:`_may_reach` reads, once per arm (with a free roll).
+
+        The squared least and largest lateral offsets over the roll (m^2), the shoulder's u,
+        the farthest any pose reaches, the pair's inner edge less the tool, the hole (each
+        widened by the on-target tolerance, m).
+        """
+        arm = self.arm
+        (a, b, c), (su, _) = arm.tool, arm.shoulder
+        swing = math.hypot(b[2], c[2])
+        lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
+        lat2_high = max(lat_low * lat_low, lat_high * lat_high)
+        lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
         l1, l2 = arm.link_lengths
         l3, slack = arm.max_tool_length(), self._on_target
-        far = math.hypot(farthest, dv)
-        return (math.hypot(nearest, dv) <= l1 + l2 + l3 + slack
-                and far >= abs(l1 - l2) - l3 - slack and far >= self._roll_geometry.hole - slack)
+        return (lat2_low, lat2_high, su, l1 + l2 + l3 + slack, abs(l1 - l2) - l3 - slack,
+                self._roll_geometry.hole - slack)

@@ -112,6 +112,8 @@ class RollGeometry:
         self._circle_r2 = self.circles[:, 2:] ** 2
         self.pitch_angles = np.array(pitch_angles, dtype=float)
         self.yaw_angles = tuple(arm.directions[0] * limit for limit in yaw_limits)
+        #: Each of them with its cosine and sine.
+        self.yaw_turns = tuple((yaw, math.cos(yaw), math.sin(yaw)) for yaw in self.yaw_angles)
         self.equations = len(self.circles) + len(self.pitch_angles)
         self.pairs = self._pairs(self.equations)
         # Plain-float copies for the scalar twin.
@@ -262,12 +264,13 @@ class RollGeometry:
         if swing == 0.0:
             return []
         ends = []
-        rho = math.hypot(target.hu, target.hn)
-        needed = [] if yaw_limits else [rho, -rho]
-        for yaw in self.yaw_angles if yaw_limits else ():
-            ahead = target.hu * math.cos(yaw) - target.hn * math.sin(yaw) > 0.0
-            if ahead != target.back:
-                needed.append(target.hu * math.sin(yaw) + target.hn * math.cos(yaw))
+        hu, hn = target.hu, target.hn
+        if not yaw_limits:
+            rho = math.hypot(hu, hn)
+            needed = [rho, -rho]
+        else:
+            needed = [hu * sin + hn * cos for _, cos, sin in self.yaw_turns
+                      if (hu * cos - hn * sin > 0.0) != target.back]
         for value in needed:
             ratio = (value - self.lateral) / swing
             if -1.0 <= ratio <= 1.0:
@@ -399,9 +402,9 @@ def yaw_entry(geometry: RollGeometry, target: RollTarget, low: float, high: floa
     if distance == 0.0 or len(ties) > 2 or len(ties) == 2 and max(ties) - held != distance or \
             nearest in (low, high):
         return None
-    facing = _in_window(geometry.closed_form_ends(target, False), low, high)
-    if any(abs(roll - held) <= distance for roll in facing):
-        return None
+    for roll in _in_window(geometry.closed_form_ends(target, False), low, high):
+        if abs(roll - held) <= distance:
+            return None
     return nearest
 
 
@@ -410,7 +413,11 @@ def _in_window(rolls: Sequence[float], low: float, high: float) -> List[float]:
     out = []
     for roll in rolls:
         base = roll + _TAU * math.ceil((low - roll) / _TAU)
-        out.extend(r for r in (base, base + _TAU) if low <= r <= high)
+        if low <= base <= high:
+            out.append(base)
+        base += _TAU
+        if low <= base <= high:
+            out.append(base)
     return out
 
 
