@@ -572,6 +572,41 @@ def _roll_may_move(solver, targets, tool, facing):
     return may
 
 
+def _roll_may_reach(solver, targets, back):
+    """Batch twin of ``MovedRoll._roll_may_reach``: where some roll might reach, (n,) bool.
+
+    The same bound, but false only where it fails by more than rounding could change (a
+    thousandth of the on-target tolerance, or a NaN): a row it cannot tell goes on as if
+    a moved roll might reach, and the scalar solve decides it.
+    """
+    if not solver._roll_free:
+        return np.zeros(targets.shape[0], dtype=bool)
+    arm = solver.arm
+    (a, b, c), (su, sv) = arm.tool, arm.shoulder
+    swing = math.hypot(b[2], c[2])
+    lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
+    lat2_high = max(lat_low * lat_low, lat_high * lat_high)
+    lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
+    d = targets - np.asarray(arm.origin)
+    hu, dv, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
+    dv = dv - sv
+    rho2 = hu * hu + hn * hn
+    slack = solver._on_target
+    margin = 1e-3 * slack
+    with np.errstate(invalid='ignore'):
+        u_low, u_high = np.sqrt(np.maximum(0.0, rho2 - lat2_high)), np.sqrt(rho2 - lat2_low)
+        ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
+        nearest = np.where((ends[0] <= 0.0) & (0.0 <= ends[1]), 0.0,
+                           np.minimum(np.abs(ends[0]), np.abs(ends[1])))
+        far = np.hypot(np.maximum(np.abs(ends[0]), np.abs(ends[1])), dv)
+        l1, l2 = arm.link_lengths
+        l3 = arm.max_tool_length()
+        inner = max(abs(l1 - l2) - l3, solver._roll_geometry.hole) - slack
+        out = ((np.hypot(nearest, dv) > l1 + l2 + l3 + slack + margin) | (far < inner - margin)
+               | (rho2 < lat2_low * (1.0 - 1e-9)))
+    return ~out
+
+
 def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out):
     """Batch twin of class (c), reaching back with the roll held, in place.
 
@@ -583,8 +618,9 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     rows = np.flatnonzero(~handled)
     if not rows.size:
         return
-    rows = rows[~_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
-                                tuple(f[rows] for f in facing))]
+    rows = rows[~(_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
+                                 tuple(f[rows] for f in facing))
+                  & _roll_may_reach(solver, targets[rows], False))]
     lateral = tool[2][rows]
     d = targets[rows] - np.asarray(arm.origin)
     hu, h, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
