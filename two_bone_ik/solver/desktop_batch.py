@@ -530,9 +530,13 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     handled = _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations,
                                tool_point, error)
     back = np.zeros(targets.shape[0], dtype=bool)
+    moved = np.zeros(targets.shape[0], dtype=bool)
+    out = (readings, status, reachable, tool_point, error, plane.phi, off, back)
     if rotations is None and arm.has_yaw and arm.has_pitch and solver.allow_reach_back:
-        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled,
-                   (readings, status, reachable, tool_point, error, plane.phi, off, back))
+        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out)
+    if rotations is None and arm.has_yaw and arm.has_pitch and solver._roll_free and (
+            solver._ideal or solver._quick is not None):
+        _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out + (moved,))
     orientation_error = np.full(targets.shape[0], np.nan)
     if rotations is not None:
         _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
@@ -544,8 +548,7 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
         orientation_error = np.arctan2(sine, cosine)
     asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
     solution = DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi,
-                                    asked, off, orientation_error, back,
-                                    np.zeros(targets.shape[0], dtype=bool))
+                                    asked, off, orientation_error, back, moved)
     _scalar_rows(solver, solution, targets, previous, asked_pitch, orientations, ~handled)
     return solution
 
@@ -651,6 +654,50 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     readings[rows], tool_point[rows], error[rows] = values, points, errors
     status[rows], phi[rows] = plane.status[exact], plane.phi[exact]
     reachable[rows], off[rows], back[rows], handled[rows] = True, 0.0, True, True
+
+
+def _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out):
+    """Batch twin of class (b)'s shortcut past the yaw's entry into its limits, in place.
+
+    ``MovedRoll._past_yaw_entry`` for the rows not yet answered whose yaw does not fit its
+    limits at the held roll: each row's trial roll from the scalar solver's own checks (they
+    decide which rows try it, exactly as the scalar solve does), then the yaw, the plane and
+    the quick correction at those rolls for all of them at once. A row the shortcut does
+    not answer (the scalar one gives None: the walk decides) stays for the scalar solve.
+    ``out``: the arrays to fill (as :func:`_back_rows`'s, then the roll moved).
+    """
+    rows = np.flatnonzero(~handled & (facing[5] == _S_LIMITED))
+    trials = []
+    for row in rows.tolist():
+        x, y, z = (float(v) for v in targets[row])
+        held = float(roll[row])
+        window = solver._roll_window(x, y, z, held, False, False)
+        trial = None if window is None else solver._entry_trial(*window, held)
+        trials.append(math.nan if trial is None else trial)
+    trials = np.array(trials)
+    rows, trials = rows[np.isfinite(trials)], trials[np.isfinite(trials)]
+    if not rows.size:
+        return
+    tool = _tool(solver.arm, trials)
+    sub_previous = None if previous is None else previous[rows]
+    facing = _face(solver, targets[rows], tool[2], sub_previous)
+    su, sv = solver.arm.shoulder
+    plane = _plane(solver, facing[2] - su, facing[3] - sv, tool, wanted[rows], sub_previous,
+                   False)
+    exact = (facing[5] < 0) & (plane.status == _S_REACHED)  # (not the other elbow)
+    values = _readings(solver, facing, plane, trials, sub_previous)
+    points, errors = targets[rows].copy(), np.zeros(rows.size)
+    if not solver._ideal:
+        values, points, errors, done = solver._quick.correct_rows(
+            values, targets[rows], facing[1], plane.q1, plane.q2, plane.phi, tool[0], tool[2],
+            plane.fixed)
+        exact &= done
+    rows, values, points, errors = rows[exact], values[exact], points[exact], errors[exact]
+    readings, status, reachable, tool_point, error, phi, off, back, moved = out
+    readings[rows], tool_point[rows], error[rows] = values, points, errors
+    status[rows], phi[rows] = _S_REACHED, plane.phi[exact]
+    reachable[rows], off[rows], back[rows], moved[rows], handled[rows] = True, 0.0, False, \
+        True, True
 
 
 def _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations, tool_point,

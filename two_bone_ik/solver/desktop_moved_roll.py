@@ -39,17 +39,10 @@ class MovedRoll:
         not, the first trial past where it enters them is tried before the walk:
         :meth:`_past_yaw_entry`).
         """
-        if not self._roll_may_reach(x, y, z, back):
+        window = self._roll_window(x, y, z, held, back, yaw_fits)
+        if window is None:
             return None
-        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
-            return None  # the yaw fits at no roll: the sideways swing never brings it in
-        index = self._indices[4]
-        low = max(self.arm.lower_limits[index], held - math.pi)
-        high = min(self.arm.upper_limits[index], held + math.pi)
-        hu, hn = self._horizontal(x, y, z)
-        o, w = self.arm.origin, self.arm.up
-        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
-        target = RollTarget(float(hu), float(hn), float(dv), back)
+        target, low, high = window
         if not yaw_fits:
             found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
             if found is not None:
@@ -89,11 +82,8 @@ class MovedRoll:
         it reaching into the rolls where the yaw is within its limits but not yet the margin
         inside them (:meth:`_yaw_limits_inside`), where a trial of the walk may reach.
         """
-        entry = yaw_entry(self._roll_geometry, target, low, high, held)
-        if entry is None:
-            return None
-        roll = entry + math.copysign(self._roll_margin, entry - held)
-        if not low + self._roll_margin < roll < high - self._roll_margin:
+        roll = self._entry_trial(target, low, high, held)
+        if roll is None:
             return None
         attempt = self._attempt(x, y, z, previous, wanted, roll, self._tool(roll), target.back,
                                 True)
@@ -106,6 +96,40 @@ class MovedRoll:
         corrected = self._quick_correction(x, y, z, readings, attempt.facing, attempt.plane,
                                            attempt.tool, None, 0.0)
         return None if corrected is None else attempt._replace(corrected=corrected)
+
+    def _roll_window(self, x, y, z, held, back, yaw_fits
+                     ) -> Optional[Tuple[RollTarget, float, float]]:
+        """Return (the target as the roll sees it, low, high): the rolls to try, rad.
+
+        Within half a turn of ``held`` and the roll's limits. None when no moved roll can
+        reach (:meth:`_roll_may_reach`; a yaw that does not fit at ``held``, ``yaw_fits``
+        false, that no roll brings to a limit: :meth:`_yaw_crossings`).
+        """
+        if not self._roll_may_reach(x, y, z, back):
+            return None
+        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
+            return None  # the yaw fits at no roll: the sideways swing never brings it in
+        index = self._indices[4]
+        low = max(self.arm.lower_limits[index], held - math.pi)
+        high = min(self.arm.upper_limits[index], held + math.pi)
+        hu, hn = self._horizontal(x, y, z)
+        o, w = self.arm.origin, self.arm.up
+        dv = (x - o[0]) * w[0] + (y - o[1]) * w[1] + (z - o[2]) * w[2] - self.arm.shoulder[1]
+        return RollTarget(float(hu), float(hn), float(dv), back), low, high
+
+    def _entry_trial(self, target, low, high, held) -> Optional[float]:
+        """Return the roll :meth:`_past_yaw_entry` tries (rad): the margin past the entry.
+
+        None when :func:`~two_bone_ik.solver.desktop_roll.yaw_entry` has none or the trial
+        is not the margin inside the window [low, high].
+        """
+        entry = yaw_entry(self._roll_geometry, target, low, high, held)
+        if entry is None:
+            return None
+        roll = entry + math.copysign(self._roll_margin, entry - held)
+        if not low + self._roll_margin < roll < high - self._roll_margin:
+            return None
+        return roll
 
     def _yaw_crossings(self, x, y, z, back) -> bool:
         """Whether some roll puts the yaw facing the target (or back) on one of its limits."""
