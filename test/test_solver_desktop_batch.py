@@ -126,7 +126,8 @@ def _kind_of(solver, target, previous, wanted, sol):
     """Return the kind of a row (None: neither), from the scalar solve's answer ``sol``.
 
     'shortcut': its moved roll (class (b)) is the one past the yaw's entry; 'bound': it
-    reaches back (class (c)), a moved roll ruled out by the reach bound.
+    reaches back (class (c)), a moved roll ruled out by the reach bound
+    (arms 27 and 75: by the hole round the shoulder).
     """
     if sol.yaw_branch == 'back' and not sol.roll_moved and not solver._roll_may_reach(
             *target, False):
@@ -139,7 +140,8 @@ def _kind_of(solver, target, previous, wanted, sol):
         *target, previous, wanted, held, *window) is not None else None
 
 
-@pytest.mark.parametrize('case', ['so101_like', (4, 0.0), (4, 5e-6), (7, 0.0), (7, 5e-6)])
+@pytest.mark.parametrize('case', ['so101_like', (4, 0.0), (4, 5e-6), (7, 0.0), (7, 5e-6), (27, 0.0),
+                                  (75, 0.0)])
 @pytest.mark.parametrize('wanted', [0.0, -math.pi / 2])
 def test_moved_roll_and_reach_back_rows_are_vectorised_and_equal_the_scalar_solve(case, wanted):
     # FK-sampled targets: the rows the moved roll's shortcut answers (class (b)) and those
