@@ -203,8 +203,12 @@ class _Plane(NamedTuple):
     fixed: np.ndarray  # what the pose's pitch boundary holds (0: the wanted pitch)
 
 
-def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
-    """Batch twin of ``DesktopSolver._plane``."""
+def _plane(solver, du, dv, tool, wanted, previous, oriented, closest=True) -> _Plane:
+    """Batch twin of ``DesktopSolver._plane``.
+
+    Without ``closest`` (for rows whose only use is an exact pose), a row nothing reaches
+    is ``JOINT_LIMITED`` and the rest of its pose means nothing (no closest pose is made).
+    """
     arm = solver.arm
     l1, l2 = arm.link_lengths
     previous_q = _previous_pair(solver, previous)
@@ -234,7 +238,9 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
         found = _search(solver, du, dv, tool, wanted, previous, previous_q, rest, preferred_up,
                         oriented, plane, at_wanted)
         missing = rest[~found]
-        if missing.size:
+        if missing.size and not closest:
+            plane.status[missing] = _S_LIMITED
+        elif missing.size:
             _closest(solver, du, dv, tool, wanted, previous, previous_q, missing,
                      preferred_up[~found], plane)
     return plane
@@ -437,7 +443,8 @@ def _reaching_back(solver, facing, plane, tool, wanted, previous, oriented):
                               arm.upper_limits[0])
     su, sv = arm.shoulder
     behind = _plane(solver, -u - su, facing[3][rows] - sv, tuple(t[rows] for t in tool),
-                    wanted[rows], None if previous is None else previous[rows], oriented)
+                    wanted[rows], None if previous is None else previous[rows], oriented,
+                    False)
     reached = np.isin(behind.status, [int(s) for s in ON_TARGET]) & ~clamped
     plane.status[rows[reached]] = _S_LIMITED
 
@@ -502,8 +509,11 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     facing = _face(solver, targets, tool[2], previous)
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
-    plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
-    if rotations is not None or not solver.allow_reach_back:  # (else: the classes below)
+    # Position only with a yaw, a row not reached exactly facing the target is the later
+    # classes' or the scalar solve's: its closest pose is never used.
+    plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None,
+                   rotations is not None or not arm.has_yaw)
+    if rotations is not None:  # (position only, a row facing misses is the later classes')
         _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
@@ -639,7 +649,8 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     su, sv = arm.shoulder
     sub_tool = tuple(t[rows] for t in tool)
     sub_previous = None if previous is None else previous[rows]
-    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False)
+    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False,
+                   False)
     exact = np.isin(plane.status, [int(s) for s in ON_TARGET])
     facing = (reading, yaw, -u, h, np.zeros(rows.size), np.full(rows.size, -1))
     values = _readings(solver, facing, plane, roll[rows], sub_previous)
@@ -683,7 +694,7 @@ def _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out):
     facing = _face(solver, targets[rows], tool[2], sub_previous)
     su, sv = solver.arm.shoulder
     plane = _plane(solver, facing[2] - su, facing[3] - sv, tool, wanted[rows], sub_previous,
-                   False)
+                   False, False)
     exact = (facing[5] < 0) & (plane.status == _S_REACHED)  # (not the other elbow)
     values = _readings(solver, facing, plane, trials, sub_previous)
     points, errors = targets[rows].copy(), np.zeros(rows.size)
