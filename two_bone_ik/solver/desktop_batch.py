@@ -246,6 +246,24 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented, closest=True) -> _P
     return plane
 
 
+def _facing_plane(solver, du, dv, tool, wanted, previous, faced) -> _Plane:
+    """:func:`_plane` of the rows ``faced`` (a mask), exact poses only; the rest JOINT_LIMITED.
+
+    The other rows' poses mean nothing (zeros).
+    """
+    rows = np.flatnonzero(faced)
+    if rows.size == faced.size:
+        return _plane(solver, du, dv, tool, wanted, previous, False, False)
+    sub = _plane(solver, du[rows], dv[rows], tuple(t[rows] for t in tool), wanted[rows],
+                 None if previous is None else previous[rows], False, False)
+    count = faced.size
+    plane = _Plane(*(np.zeros(count, dtype=v.dtype) for v in sub))
+    for whole, part in zip(plane, sub):
+        whole[rows] = part
+    plane.status[~faced] = _S_LIMITED
+    return plane
+
+
 def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q, rows):
     """Per branch ('up', 'down'): (feasible, q1, q2, pitch), each of shape (m, K)."""
     arm = solver.arm
@@ -509,10 +527,12 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     facing = _face(solver, targets, tool[2], previous)
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
-    # Position only with a yaw, a row not reached exactly facing the target is the later
-    # classes' or the scalar solve's: its closest pose is never used.
-    plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None,
-                   rotations is not None or not arm.has_yaw)
+    if rotations is None and arm.has_yaw:
+        # Position only, a row not reached exactly facing the target is the later classes'
+        # or the scalar solve's: no closest pose, and no plane where the yaw does not face it.
+        plane = _facing_plane(solver, du, dv, tool, wanted, previous, facing[5] < 0)
+    else:
+        plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
     if rotations is not None:  # (position only, a row facing misses is the later classes')
         _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
