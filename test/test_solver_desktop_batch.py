@@ -140,8 +140,8 @@ def _kind_of(solver, target, previous, wanted, sol):
         *target, previous, wanted, held, *window) is not None else None
 
 
-@pytest.mark.parametrize('case', ['so101_like', (4, 0.0), (4, 5e-6), (7, 0.0), (7, 5e-6), (27, 0.0),
-                                  (75, 0.0)])
+@pytest.mark.parametrize('case', ['so101_like', (4, 0.0), (4, 5e-6), (7, 0.0), (7, 5e-6),
+                                  (27, 0.0), (75, 0.0)])
 @pytest.mark.parametrize('wanted', [0.0, -math.pi / 2])
 def test_moved_roll_and_reach_back_rows_are_vectorised_and_equal_the_scalar_solve(case, wanted):
     # FK-sampled targets: the rows the moved roll's shortcut answers (class (b)) and those
