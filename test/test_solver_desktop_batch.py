@@ -9,6 +9,7 @@ from two_bone_ik.arm.desktop_geometry import arm_from_description, desktop_from_
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.desktop import DesktopSolver
+from two_bone_ik.solver.desktop_batch import _entry_trials
 from urdf_arms import DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, random_readings
 
 SHAPES = tuple(DESKTOP_JOINTS)
@@ -167,6 +168,36 @@ def test_moved_roll_and_reach_back_rows_are_vectorised_and_equal_the_scalar_solv
                 found += 1
                 assert target not in left, row
     assert found > 0
+
+
+@pytest.mark.parametrize('seed', [0, 2, 4, 8, 10, 12])
+def test_the_moved_rolls_trial_is_the_scalar_ones_where_the_batch_is_sure(seed):
+    # The shortcut's trial roll, vectorised (the scalar checks decide the rows it is unsure
+    # of): FK-sampled targets and targets near them, held rolls anywhere; arms (seeds) whose
+    # yaw limits leave many targets to a moved roll.
+    rng = np.random.default_rng(seed)
+    arm = random_desktop_arm(rng, 'yaw + pair + pitch + roll', roll_at_tip=bool(seed % 2))
+    geometry = desktop_from_chain(chain_from_urdf(arm.urdf, arm.base, arm.tip))
+    solver = DesktopSolver(geometry.model)
+    lower, upper = geometry.lower_limits[4], geometry.upper_limits[4]
+    targets = np.array([geometry.tool_position(random_readings(rng, geometry.lower_limits,
+                                                               geometry.upper_limits))
+                        for _ in range(200)])
+    targets = np.concatenate((targets, targets + rng.normal(size=targets.shape) * 0.03))
+    held = rng.uniform(max(lower, -3.0), min(upper, 3.0), len(targets))
+    trials, unsure = _entry_trials(solver, targets, held)
+    found = 0
+    for target, roll, trial, odd in zip(targets.tolist(), held.tolist(), trials, unsure):
+        window = solver._roll_window(*target, roll, False, False)
+        scalar = None if window is None else solver._entry_trial(*window, roll)
+        if odd:
+            assert math.isnan(trial)
+        elif scalar is None:
+            assert math.isnan(trial), target
+        else:
+            found += 1
+            assert trial == pytest.approx(scalar, abs=1e-12)
+    assert found > 10 and unsure.sum() < 0.05 * len(targets)
 
 
 @pytest.mark.parametrize('arguments, match', [

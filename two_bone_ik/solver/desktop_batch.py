@@ -605,12 +605,13 @@ def _roll_may_move(solver, targets, tool, facing):
     return may
 
 
-def _roll_may_reach(solver, targets, back):
+def _roll_may_reach(solver, targets, back, side=1.0):
     """Batch twin of ``MovedRoll._roll_may_reach``: where some roll might reach, (n,) bool.
 
     The same bound, but false only where it fails by more than rounding could change (a
     thousandth of the on-target tolerance, or a NaN): a row it cannot tell goes on as if
-    a moved roll might reach, and the scalar solve decides it.
+    a moved roll might reach, and the scalar solve decides it. With ``side`` -1 the other
+    way round: false wherever the bound might fail.
     """
     if not solver._roll_free:
         return np.zeros(targets.shape[0], dtype=bool)
@@ -625,7 +626,7 @@ def _roll_may_reach(solver, targets, back):
     dv = dv - sv
     rho2 = hu * hu + hn * hn
     slack = solver._on_target
-    margin = 1e-3 * slack
+    margin = side * 1e-3 * slack
     with np.errstate(invalid='ignore'):
         u_low, u_high = np.sqrt(np.maximum(0.0, rho2 - lat2_high)), np.sqrt(rho2 - lat2_low)
         ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
@@ -636,7 +637,7 @@ def _roll_may_reach(solver, targets, back):
         l3 = arm.max_tool_length()
         inner = max(abs(l1 - l2) - l3, solver._roll_geometry.hole) - slack
         out = ((np.hypot(nearest, dv) > l1 + l2 + l3 + slack + margin) | (far < inner - margin)
-               | (rho2 < lat2_low * (1.0 - 1e-9)))
+               | (rho2 < lat2_low * (1.0 - side * 1e-9)))
     return ~out
 
 
@@ -698,14 +699,13 @@ def _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out):
     ``out``: the arrays to fill (as :func:`_back_rows`'s, then the roll moved).
     """
     rows = np.flatnonzero(~handled & (facing[5] == _S_LIMITED))
-    trials = []
-    for row in rows.tolist():
-        x, y, z = (float(v) for v in targets[row])
-        held = float(roll[row])
+    trials, unsure = _entry_trials(solver, targets[rows], roll[rows])
+    for at in np.flatnonzero(unsure).tolist():  # (within rounding of another answer)
+        x, y, z = (float(v) for v in targets[rows[at]])
+        held = float(roll[rows[at]])
         window = solver._roll_window(x, y, z, held, False, False)
         trial = None if window is None else solver._entry_trial(*window, held)
-        trials.append(math.nan if trial is None else trial)
-    trials = np.array(trials)
+        trials[at] = math.nan if trial is None else trial
     rows, trials = rows[np.isfinite(trials)], trials[np.isfinite(trials)]
     if not rows.size:
         return
@@ -729,6 +729,84 @@ def _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out):
     status[rows], phi[rows] = _S_REACHED, plane.phi[exact]
     reachable[rows], off[rows], back[rows], moved[rows], handled[rows] = True, 0.0, False, \
         True, True
+
+
+def _windowed(rolls, low, high, near):
+    """``_in_window`` of one column of rolls (NaN: none): (the two turns, whether near an edge)."""
+    base = rolls + _TAU * np.ceil((low - rolls) / _TAU)
+    turns = np.stack((base, base + _TAU), axis=1)
+    inside = (low[:, None] <= turns) & (turns <= high[:, None])
+    edge = (np.abs(turns - low[:, None]) <= near) | (np.abs(turns - high[:, None]) <= near)
+    return np.where(inside, turns, np.nan), edge.any(axis=1)
+
+
+def _closed_form_ends(geometry, hu, hn, needed, ahead, near):
+    """Batch twin of ``RollGeometry.closed_form_ends``' rolls of some ``needed`` laterals.
+
+    Returns the rolls (a list of (n,) arrays, NaN where none) and where a decision is near.
+    """
+    ends, unsure = [], np.zeros(hu.shape, dtype=bool)
+    for value, kept in zip(needed, ahead):
+        ratio = (value - geometry.lateral) / geometry.swing
+        has = kept & (np.abs(ratio) <= 1.0)
+        unsure |= np.abs(np.abs(ratio) - 1.0) <= near
+        spread = np.arccos(np.clip(ratio, -1.0, 1.0))
+        ends += [np.where(has, geometry.centre + spread, np.nan),
+                 np.where(has, geometry.centre - spread, np.nan)]
+    return ends, unsure
+
+
+def _entry_trials(solver, targets, held):
+    """Batch twin of ``_roll_window`` then ``_entry_trial`` (facing, the yaw not fitting).
+
+    Returns (trial rolls, rad, NaN where none; unsure): ``unsure`` where rounding could
+    change a decision (a tie, an edge, the reach bound's): the scalar checks decide those.
+    """
+    geometry, arm = solver._roll_geometry, solver.arm
+    count, near = targets.shape[0], 1e-9
+    index = arm.indices[4]
+    low = np.maximum(arm.lower_limits[index], held - math.pi)
+    high = np.minimum(arm.upper_limits[index], held + math.pi)
+    sure_in = _roll_may_reach(solver, targets, False, -1.0)
+    maybe = _roll_may_reach(solver, targets, False)
+    unsure = maybe & ~sure_in
+    if geometry.swing == 0.0:
+        return np.full(count, np.nan), unsure
+    d = targets - np.asarray(arm.origin)
+    hu, hn = d @ np.asarray(arm.forward), d @ np.asarray(arm.normal)
+    ahead = [hu * math.cos(yaw) - hn * math.sin(yaw) for yaw in geometry.yaw_angles]
+    unsure |= np.any([np.abs(a) <= near for a in ahead], axis=0) if ahead else False
+    limits, odd = _closed_form_ends(
+        geometry, hu, hn, [hu * math.sin(yaw) + hn * math.cos(yaw)
+                           for yaw in geometry.yaw_angles], [a > 0.0 for a in ahead], near)
+    unsure |= odd
+    rho = np.hypot(hu, hn)
+    facing, odd = _closed_form_ends(geometry, hu, hn, (rho, -rho), (True, True), near)
+    unsure |= odd
+    columns = []
+    for group in (limits, facing):
+        turns = []
+        for rolls in group:
+            both, edge = _windowed(rolls, low, high, near)
+            turns.append(both)
+            unsure |= edge
+        columns.append(np.concatenate(turns, axis=1) if turns else np.full((count, 1), np.nan))
+    limits, facing = columns
+    distance = np.abs(limits - held[:, None])
+    nearest_distance = np.nanmin(np.where(np.isnan(distance), np.inf, distance), axis=1)
+    column = np.argmin(np.where(np.isnan(distance), np.inf, distance), axis=1)
+    nearest = limits[np.arange(count), column]
+    ties = np.sum(np.abs(distance - nearest_distance[:, None]) <= near, axis=1)
+    unsure |= (ties > 1) | (nearest_distance <= near)
+    to_facing = np.abs(facing - held[:, None])
+    blocked = np.any(to_facing <= nearest_distance[:, None], axis=1)
+    unsure |= np.any(np.abs(to_facing - nearest_distance[:, None]) <= near, axis=1)
+    margin = solver._roll_margin
+    trial = nearest + np.copysign(margin, nearest - held)
+    fits = (low + margin < trial) & (trial < high - margin)
+    unsure |= (np.abs(trial - low - margin) <= near) | (np.abs(high - margin - trial) <= near)
+    ok = maybe & np.isfinite(nearest) & ~blocked & fits
+    return np.where(ok & ~unsure, trial, np.nan), unsure
 
 
 def _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations, tool_point,
