@@ -5,17 +5,22 @@ import math
 import numpy as np
 import pytest
 
-from two_bone_ik.arm.desktop_geometry import desktop_from_chain
+from two_bone_ik.arm.desktop_geometry import arm_from_description, desktop_from_chain
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver import IkInputError
 from two_bone_ik.solver.desktop import DesktopSolver
-from urdf_arms import DESKTOP_JOINTS, random_desktop_arm
+from two_bone_ik.solver.desktop_batch import _entry_trials
+from urdf_arms import DESKTOP_JOINTS, FIXED_DESKTOP_ARMS, random_desktop_arm, random_readings
 
 SHAPES = tuple(DESKTOP_JOINTS)
 
 #: Readings of a row and of the scalar solve agree to this, rad (a pose on a boundary of the
 #: feasible pitches holds its joint there exactly in both).
 READINGS = 1e-12
+#: ... and this for a pose whose pitch is a boundary root near a tangency of two boundaries
+#: (the batch's roots and the scalar's come from different formulas: up to ~4e-12 rad apart
+#: on FK-sampled targets, facing or back).
+NEAR_TANGENCY = 1e-11
 
 
 def _case(rng, arm, geometry, count):
@@ -83,6 +88,116 @@ def test_without_previous_or_with_one_pitch():
         sol = solver.solve(*target, approach_pitch=-0.7)
         assert int(batch.status[row]) == int(sol.status)
         np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=READINGS)
+
+
+def _scalar_rows_of(solver, batch_call):
+    """Return (the batch, the targets it left to the scalar solve): ``solve_general`` watched."""
+    asked = []
+    general = solver.solve_general
+
+    def watched(x, y, z, *rest):
+        asked.append((x, y, z))
+        return general(x, y, z, *rest)
+    solver.solve_general = watched
+    try:
+        return batch_call(), asked
+    finally:
+        del solver.solve_general
+
+
+def _kind_case(case):
+    """(solver, FK-sampled targets, the kind of row they hold) of one case of the test below."""
+    if case == 'so101_like':  # (its URDF's rounded pi: the quick correction's rows)
+        urdf, base, tip, _, _ = FIXED_DESKTOP_ARMS[case]
+        geometry, rng, kind = arm_from_description(urdf, base, tip), np.random.default_rng(11), \
+            'shortcut'
+    else:
+        seed, axis_error = case
+        rng = np.random.default_rng(seed)
+        arm = random_desktop_arm(rng, 'yaw + pair + pitch + roll', axis_error=axis_error,
+                                 roll_at_tip=bool(seed % 2))
+        geometry = desktop_from_chain(chain_from_urdf(arm.urdf, arm.base, arm.tip))
+        kind = 'bound' if seed % 2 else 'shortcut'
+    targets = np.array([geometry.tool_position(random_readings(
+        rng, geometry.lower_limits, geometry.upper_limits)) for _ in range(300)])
+    return DesktopSolver(geometry.model), targets, kind
+
+
+def _kind_of(solver, target, previous, wanted, sol):
+    """Return the kind of a row (None: neither), from the scalar solve's answer ``sol``.
+
+    'shortcut': its moved roll (class (b)) is the one past the yaw's entry; 'bound': it
+    reaches back (class (c)), a moved roll ruled out by the reach bound
+    (arms 27 and 75: by the hole round the shoulder).
+    """
+    if sol.yaw_branch == 'back' and not sol.roll_moved and not solver._roll_may_reach(
+            *target, False):
+        return 'bound'
+    if sol.yaw_branch == 'back' or not sol.roll_moved:
+        return None
+    held = 0.0 if previous is None else previous[solver.arm.indices[4]]
+    window = solver._moved_roll_window(*target, held, False, False)
+    return 'shortcut' if window is not None and solver._past_yaw_entry(
+        *target, previous, wanted, held, *window) is not None else None
+
+
+@pytest.mark.parametrize('case', ['so101_like', (4, 0.0), (4, 5e-6), (7, 0.0), (7, 5e-6),
+                                  (27, 0.0), (75, 0.0)])
+@pytest.mark.parametrize('wanted', [0.0, -math.pi / 2])
+def test_moved_roll_and_reach_back_rows_are_vectorised_and_equal_the_scalar_solve(case, wanted):
+    # FK-sampled targets: the rows the moved roll's shortcut answers (class (b)) and those
+    # reaching back whose moved roll the reach bound rules out (class (c)) are the scalar
+    # solve's rows (also the roll moved and the yaw branch), and none is left to the scalar
+    # solve; with and without the last command (which holds the roll elsewhere).
+    solver, targets, kind = _kind_case(case)
+    previous = np.array([random_readings(np.random.default_rng(row), solver.arm.lower_limits,
+                                         solver.arm.upper_limits) for row in range(300)])
+    found = 0
+    for given in (None, previous):
+        batch, asked = _scalar_rows_of(solver, lambda: solver.solve_batch(targets, given, wanted))
+        left = {tuple(map(float, t)) for t in asked}
+        for row, target in enumerate(map(tuple, targets.tolist())):
+            row_previous = None if given is None else tuple(given[row])
+            sol = solver.solve(*target, row_previous, wanted)
+            assert (int(batch.status[row]), bool(batch.back[row]), bool(batch.roll_moved[row])
+                    ) == (int(sol.status), sol.yaw_branch == 'back', sol.roll_moved), row
+            np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0,
+                                       atol=NEAR_TANGENCY)
+            np.testing.assert_allclose(batch.tool[row], sol.tool, rtol=0, atol=1e-12)
+            if _kind_of(solver, target, row_previous, wanted, sol) == kind:
+                found += 1
+                assert target not in left, row
+    assert found > 0
+
+
+@pytest.mark.parametrize('seed', [0, 2, 4, 8, 10, 12])
+def test_the_moved_rolls_trial_is_the_scalar_ones_where_the_batch_is_sure(seed):
+    # The shortcut's trial roll, vectorised (the scalar checks decide the rows it is unsure
+    # of): FK-sampled targets and targets near them, held rolls anywhere; arms (seeds) whose
+    # yaw limits leave many targets to a moved roll.
+    rng = np.random.default_rng(seed)
+    arm = random_desktop_arm(rng, 'yaw + pair + pitch + roll', roll_at_tip=bool(seed % 2))
+    geometry = desktop_from_chain(chain_from_urdf(arm.urdf, arm.base, arm.tip))
+    solver = DesktopSolver(geometry.model)
+    lower, upper = geometry.lower_limits[4], geometry.upper_limits[4]
+    targets = np.array([geometry.tool_position(random_readings(rng, geometry.lower_limits,
+                                                               geometry.upper_limits))
+                        for _ in range(200)])
+    targets = np.concatenate((targets, targets + rng.normal(size=targets.shape) * 0.03))
+    held = rng.uniform(max(lower, -3.0), min(upper, 3.0), len(targets))
+    trials, unsure = _entry_trials(solver, targets, held)
+    found = 0
+    for target, roll, trial, odd in zip(targets.tolist(), held.tolist(), trials, unsure):
+        window = solver._moved_roll_window(*target, roll, False, False)
+        scalar = None if window is None else solver._entry_trial(*window, roll)
+        if odd:
+            assert math.isnan(trial)
+        elif scalar is None:
+            assert math.isnan(trial), target
+        else:
+            found += 1
+            assert trial == pytest.approx(scalar, abs=1e-12)
+    assert found > 10 and unsure.sum() < 0.05 * len(targets)
 
 
 @pytest.mark.parametrize('arguments, match', [

@@ -203,8 +203,12 @@ class _Plane(NamedTuple):
     fixed: np.ndarray  # what the pose's pitch boundary holds (0: the wanted pitch)
 
 
-def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
-    """Batch twin of ``DesktopSolver._plane``."""
+def _plane(solver, du, dv, tool, wanted, previous, oriented, closest=True) -> _Plane:
+    """Batch twin of ``DesktopSolver._plane``.
+
+    Without ``closest`` (for rows whose only use is an exact pose), a row nothing reaches
+    is ``JOINT_LIMITED`` and the rest of its pose means nothing (no closest pose is made).
+    """
     arm = solver.arm
     l1, l2 = arm.link_lengths
     previous_q = _previous_pair(solver, previous)
@@ -234,9 +238,29 @@ def _plane(solver, du, dv, tool, wanted, previous, oriented) -> _Plane:
         found = _search(solver, du, dv, tool, wanted, previous, previous_q, rest, preferred_up,
                         oriented, plane, at_wanted)
         missing = rest[~found]
-        if missing.size:
+        if missing.size and not closest:
+            plane.status[missing] = _S_LIMITED
+        elif missing.size:
             _closest(solver, du, dv, tool, wanted, previous, previous_q, missing,
                      preferred_up[~found], plane)
+    return plane
+
+
+def _facing_plane(solver, du, dv, tool, wanted, previous, faced) -> _Plane:
+    """:func:`_plane` of the rows ``faced`` (a mask), exact poses only; the rest JOINT_LIMITED.
+
+    The other rows' poses mean nothing (zeros).
+    """
+    rows = np.flatnonzero(faced)
+    if rows.size == faced.size:
+        return _plane(solver, du, dv, tool, wanted, previous, False, False)
+    sub = _plane(solver, du[rows], dv[rows], tuple(t[rows] for t in tool), wanted[rows],
+                 None if previous is None else previous[rows], False, False)
+    count = faced.size
+    plane = _Plane(*(np.zeros(count, dtype=v.dtype) for v in sub))
+    for whole, part in zip(plane, sub):
+        whole[rows] = part
+    plane.status[~faced] = _S_LIMITED
     return plane
 
 
@@ -437,7 +461,8 @@ def _reaching_back(solver, facing, plane, tool, wanted, previous, oriented):
                               arm.upper_limits[0])
     su, sv = arm.shoulder
     behind = _plane(solver, -u - su, facing[3][rows] - sv, tuple(t[rows] for t in tool),
-                    wanted[rows], None if previous is None else previous[rows], oriented)
+                    wanted[rows], None if previous is None else previous[rows], oriented,
+                    False)
     reached = np.isin(behind.status, [int(s) for s in ON_TARGET]) & ~clamped
     plane.status[rows[reached]] = _S_LIMITED
 
@@ -502,8 +527,13 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     facing = _face(solver, targets, tool[2], previous)
     su, sv = arm.shoulder
     du, dv = facing[2] - su, facing[3] - sv
-    plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
-    if rotations is not None or not solver.allow_reach_back:  # (else: the classes below)
+    if rotations is None and arm.has_yaw:
+        # Position only, a row not reached exactly facing the target is the later classes'
+        # or the scalar solve's: no closest pose, and no plane where the yaw does not face it.
+        plane = _facing_plane(solver, du, dv, tool, wanted, previous, facing[5] < 0)
+    else:
+        plane = _plane(solver, du, dv, tool, wanted, previous, rotations is not None)
+    if rotations is not None:  # (position only, a row facing misses is the later classes')
         _reaching_back(solver, facing, plane, tool, wanted, previous, rotations is not None)
     readings = _readings(solver, facing, plane, roll, previous)
     status = plane.status
@@ -530,9 +560,13 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
     handled = _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations,
                                tool_point, error)
     back = np.zeros(targets.shape[0], dtype=bool)
+    moved = np.zeros(targets.shape[0], dtype=bool)
+    out = (readings, status, reachable, tool_point, error, plane.phi, off, back)
     if rotations is None and arm.has_yaw and arm.has_pitch and solver.allow_reach_back:
-        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled,
-                   (readings, status, reachable, tool_point, error, plane.phi, off, back))
+        _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out)
+    if rotations is None and arm.has_yaw and arm.has_pitch and solver._roll_free and (
+            solver._ideal or solver._quick is not None):
+        _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out + (moved,))
     orientation_error = np.full(targets.shape[0], np.nan)
     if rotations is not None:
         _, rotation, _, _ = chain_poses(arm.segments, arm.tail, readings)
@@ -544,8 +578,7 @@ def solve_batch(solver, targets, previous=None, approach_pitch=0.0,
         orientation_error = np.arctan2(sine, cosine)
     asked = _pitch_angles(wanted) if arm.has_pitch else np.full(targets.shape[0], np.nan)
     solution = DesktopBatchSolution(readings, status, reachable, tool_point, error, plane.phi,
-                                    asked, off, orientation_error, back,
-                                    np.zeros(targets.shape[0], dtype=bool))
+                                    asked, off, orientation_error, back, moved)
     _scalar_rows(solver, solution, targets, previous, asked_pitch, orientations, ~handled)
     return solution
 
@@ -572,6 +605,42 @@ def _roll_may_move(solver, targets, tool, facing):
     return may
 
 
+def _roll_may_reach(solver, targets, back, side=1.0):
+    """Batch twin of ``MovedRoll._roll_may_reach``: where some roll might reach, (n,) bool.
+
+    The same bound, but false only where it fails by more than rounding could change (a
+    thousandth of the on-target tolerance, or a NaN): a row it cannot tell goes on as if
+    a moved roll might reach, and the scalar solve decides it. With ``side`` -1 the other
+    way round: false wherever the bound might fail.
+    """
+    if not solver._roll_free:
+        return np.zeros(targets.shape[0], dtype=bool)
+    arm = solver.arm
+    (a, b, c), (su, sv) = arm.tool, arm.shoulder
+    swing = math.hypot(b[2], c[2])
+    lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
+    lat2_high = max(lat_low * lat_low, lat_high * lat_high)
+    lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
+    d = targets - np.asarray(arm.origin)
+    hu, dv, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
+    dv = dv - sv
+    rho2 = hu * hu + hn * hn
+    slack = solver._on_target
+    margin = side * 1e-3 * slack
+    with np.errstate(invalid='ignore'):
+        u_low, u_high = np.sqrt(np.maximum(0.0, rho2 - lat2_high)), np.sqrt(rho2 - lat2_low)
+        ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
+        nearest = np.where((ends[0] <= 0.0) & (0.0 <= ends[1]), 0.0,
+                           np.minimum(np.abs(ends[0]), np.abs(ends[1])))
+        far = np.hypot(np.maximum(np.abs(ends[0]), np.abs(ends[1])), dv)
+        l1, l2 = arm.link_lengths
+        l3 = arm.max_tool_length()
+        inner = max(abs(l1 - l2) - l3, solver._roll_geometry.hole) - slack
+        out = ((np.hypot(nearest, dv) > l1 + l2 + l3 + slack + margin) | (far < inner - margin)
+               | (rho2 < lat2_low * (1.0 - side * 1e-9)))
+    return ~out
+
+
 def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, out):
     """Batch twin of class (c), reaching back with the roll held, in place.
 
@@ -583,8 +652,9 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     rows = np.flatnonzero(~handled)
     if not rows.size:
         return
-    rows = rows[~_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
-                                tuple(f[rows] for f in facing))]
+    rows = rows[~(_roll_may_move(solver, targets[rows], tuple(t[rows] for t in tool),
+                                 tuple(f[rows] for f in facing))
+                  & _roll_may_reach(solver, targets[rows], False))]
     lateral = tool[2][rows]
     d = targets[rows] - np.asarray(arm.origin)
     hu, h, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
@@ -600,7 +670,8 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     su, sv = arm.shoulder
     sub_tool = tuple(t[rows] for t in tool)
     sub_previous = None if previous is None else previous[rows]
-    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False)
+    plane = _plane(solver, -u - su, h - sv, sub_tool, wanted[rows], sub_previous, False,
+                   False)
     exact = np.isin(plane.status, [int(s) for s in ON_TARGET])
     facing = (reading, yaw, -u, h, np.zeros(rows.size), np.full(rows.size, -1))
     values = _readings(solver, facing, plane, roll[rows], sub_previous)
@@ -615,6 +686,127 @@ def _back_rows(solver, targets, previous, wanted, roll, tool, facing, handled, o
     readings[rows], tool_point[rows], error[rows] = values, points, errors
     status[rows], phi[rows] = plane.status[exact], plane.phi[exact]
     reachable[rows], off[rows], back[rows], handled[rows] = True, 0.0, True, True
+
+
+def _moved_rows(solver, targets, previous, wanted, roll, facing, handled, out):
+    """Batch twin of class (b)'s shortcut past the yaw's entry into its limits, in place.
+
+    ``MovedRoll._past_yaw_entry`` for the rows not yet answered whose yaw does not fit its
+    limits at the held roll: each row's trial roll from the scalar solver's own checks (they
+    decide which rows try it, exactly as the scalar solve does), then the yaw, the plane and
+    the quick correction at those rolls for all of them at once. A row the shortcut does
+    not answer (the scalar one gives None: the walk decides) stays for the scalar solve.
+    ``out``: the arrays to fill (as :func:`_back_rows`'s, then the roll moved).
+    """
+    rows = np.flatnonzero(~handled & (facing[5] == _S_LIMITED))
+    trials, unsure = _entry_trials(solver, targets[rows], roll[rows])
+    for at in np.flatnonzero(unsure).tolist():  # (within rounding of another answer)
+        x, y, z = (float(v) for v in targets[rows[at]])
+        held = float(roll[rows[at]])
+        window = solver._moved_roll_window(x, y, z, held, False, False)
+        trial = None if window is None else solver._entry_trial(*window, held)
+        trials[at] = math.nan if trial is None else trial
+    rows, trials = rows[np.isfinite(trials)], trials[np.isfinite(trials)]
+    if not rows.size:
+        return
+    tool = _tool(solver.arm, trials)
+    sub_previous = None if previous is None else previous[rows]
+    facing = _face(solver, targets[rows], tool[2], sub_previous)
+    su, sv = solver.arm.shoulder
+    plane = _plane(solver, facing[2] - su, facing[3] - sv, tool, wanted[rows], sub_previous,
+                   False, False)
+    exact = (facing[5] < 0) & (plane.status == _S_REACHED)  # (not the other elbow)
+    values = _readings(solver, facing, plane, trials, sub_previous)
+    points, errors = targets[rows].copy(), np.zeros(rows.size)
+    if not solver._ideal:
+        values, points, errors, done = solver._quick.correct_rows(
+            values, targets[rows], facing[1], plane.q1, plane.q2, plane.phi, tool[0], tool[2],
+            plane.fixed)
+        exact &= done
+    rows, values, points, errors = rows[exact], values[exact], points[exact], errors[exact]
+    readings, status, reachable, tool_point, error, phi, off, back, moved = out
+    readings[rows], tool_point[rows], error[rows] = values, points, errors
+    status[rows], phi[rows] = _S_REACHED, plane.phi[exact]
+    reachable[rows], off[rows], back[rows], moved[rows], handled[rows] = True, 0.0, False, \
+        True, True
+
+
+def _windowed(rolls, low, high, near):
+    """``_in_window`` of one column of rolls (NaN: none): (the two turns, whether near an edge)."""
+    base = rolls + _TAU * np.ceil((low - rolls) / _TAU)
+    turns = np.stack((base, base + _TAU), axis=1)
+    inside = (low[:, None] <= turns) & (turns <= high[:, None])
+    edge = (np.abs(turns - low[:, None]) <= near) | (np.abs(turns - high[:, None]) <= near)
+    return np.where(inside, turns, np.nan), edge.any(axis=1)
+
+
+def _closed_form_ends(geometry, hu, hn, needed, ahead, near):
+    """Batch twin of ``RollGeometry.closed_form_ends``' rolls of some ``needed`` laterals.
+
+    Returns the rolls (a list of (n,) arrays, NaN where none) and where a decision is near.
+    """
+    ends, unsure = [], np.zeros(hu.shape, dtype=bool)
+    for value, kept in zip(needed, ahead):
+        ratio = (value - geometry.lateral) / geometry.swing
+        has = kept & (np.abs(ratio) <= 1.0)
+        unsure |= np.abs(np.abs(ratio) - 1.0) <= near
+        spread = np.arccos(np.clip(ratio, -1.0, 1.0))
+        ends += [np.where(has, geometry.centre + spread, np.nan),
+                 np.where(has, geometry.centre - spread, np.nan)]
+    return ends, unsure
+
+
+def _entry_trials(solver, targets, held):
+    """Batch twin of ``_moved_roll_window`` then ``_entry_trial`` (facing, the yaw not fitting).
+
+    Returns (trial rolls, rad, NaN where none; unsure): ``unsure`` where rounding could
+    change a decision (a tie, an edge, the reach bound's): the scalar checks decide those.
+    """
+    geometry, arm = solver._roll_geometry, solver.arm
+    count, near = targets.shape[0], 1e-9
+    index = arm.indices[4]
+    low = np.maximum(arm.lower_limits[index], held - math.pi)
+    high = np.minimum(arm.upper_limits[index], held + math.pi)
+    sure_in = _roll_may_reach(solver, targets, False, -1.0)
+    maybe = _roll_may_reach(solver, targets, False)
+    unsure = maybe & ~sure_in
+    if geometry.swing == 0.0:
+        return np.full(count, np.nan), unsure
+    d = targets - np.asarray(arm.origin)
+    hu, hn = d @ np.asarray(arm.forward), d @ np.asarray(arm.normal)
+    ahead = [hu * math.cos(yaw) - hn * math.sin(yaw) for yaw in geometry.yaw_angles]
+    unsure |= np.any([np.abs(a) <= near for a in ahead], axis=0) if ahead else False
+    limits, odd = _closed_form_ends(
+        geometry, hu, hn, [hu * math.sin(yaw) + hn * math.cos(yaw)
+                           for yaw in geometry.yaw_angles], [a > 0.0 for a in ahead], near)
+    unsure |= odd
+    rho = np.hypot(hu, hn)
+    facing, odd = _closed_form_ends(geometry, hu, hn, (rho, -rho), (True, True), near)
+    unsure |= odd
+    columns = []
+    for group in (limits, facing):
+        turns = []
+        for rolls in group:
+            both, edge = _windowed(rolls, low, high, near)
+            turns.append(both)
+            unsure |= edge
+        columns.append(np.concatenate(turns, axis=1) if turns else np.full((count, 1), np.nan))
+    limits, facing = columns
+    distance = np.abs(limits - held[:, None])
+    nearest_distance = np.nanmin(np.where(np.isnan(distance), np.inf, distance), axis=1)
+    column = np.argmin(np.where(np.isnan(distance), np.inf, distance), axis=1)
+    nearest = limits[np.arange(count), column]
+    ties = np.sum(np.abs(distance - nearest_distance[:, None]) <= near, axis=1)
+    unsure |= (ties > 1) | (nearest_distance <= near)
+    to_facing = np.abs(facing - held[:, None])
+    blocked = np.any(to_facing <= nearest_distance[:, None], axis=1)
+    unsure |= np.any(np.abs(to_facing - nearest_distance[:, None]) <= near, axis=1)
+    margin = solver._roll_margin
+    trial = nearest + np.copysign(margin, nearest - held)
+    fits = (low + margin < trial) & (trial < high - margin)
+    unsure |= (np.abs(trial - low - margin) <= near) | (np.abs(high - margin - trial) <= near)
+    ok = maybe & np.isfinite(nearest) & ~blocked & fits
+    return np.where(ok & ~unsure, trial, np.nan), unsure
 
 
 def _vectorised_rows(solver, readings, targets, plane, facing, tool, rotations, tool_point,

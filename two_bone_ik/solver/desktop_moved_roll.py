@@ -39,11 +39,10 @@ class MovedRoll:
         not, the first trial past where it enters them is tried before the walk:
         :meth:`_past_yaw_entry`).
         """
-        if not self._roll_may_reach(x, y, z, back):
+        window = self._moved_roll_window(x, y, z, held, back, yaw_fits)
+        if window is None:
             return None
-        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
-            return None  # the yaw fits at no roll: the sideways swing never brings it in
-        target, low, high = self._roll_window(x, y, z, held, back)
+        target, low, high = window
         if not yaw_fits:
             found = self._past_yaw_entry(x, y, z, previous, wanted, held, target, low, high)
             if found is not None:
@@ -97,6 +96,19 @@ class MovedRoll:
         corrected = self._quick_correction(x, y, z, readings, attempt.facing, attempt.plane,
                                            attempt.tool, None, 0.0)
         return None if corrected is None else attempt._replace(corrected=corrected)
+
+    def _moved_roll_window(self, x, y, z, held, back, yaw_fits
+                           ) -> Optional[Tuple[RollTarget, float, float]]:
+        """Return :meth:`_roll_window`'s (target, low, high), or None: no moved roll can reach.
+
+        None by :meth:`_roll_may_reach`, or for a yaw that does not fit at ``held``
+        (``yaw_fits`` false) that no roll brings to a limit (:meth:`_yaw_crossings`).
+        """
+        if not self._roll_may_reach(x, y, z, back):
+            return None
+        if not yaw_fits and not self._yaw_crossings(x, y, z, back):
+            return None  # the yaw fits at no roll: the sideways swing never brings it in
+        return self._roll_window(x, y, z, held, back)
 
     def _roll_window(self, x, y, z, held, back, horizontal=None
                      ) -> Tuple[RollTarget, float, float]:
