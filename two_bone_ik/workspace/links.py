@@ -62,6 +62,7 @@ class _ExactDesktopPoints:
                        tuple(model.normal))
         self._pair = (model.zero_angles, model.link_lengths, model.shoulder)
         self._tool = tuple(model.tool_at(0.0))
+        self._tool_at_roll = (0.0, self._tool)  # (roll, the tool there): the last one asked
         yaw_index, i1, i2, i3, i4 = model.indices
         canonical = [_canonical(model, p) for p in zero_points]
         self._laterals = tuple(c[2] for c in canonical)
@@ -86,22 +87,30 @@ class _ExactDesktopPoints:
         eu, ev = su + l1 * math.cos(q1), sv + l1 * math.sin(q1)
         wu, wv = eu + l2 * math.cos(q12), ev + l2 * math.sin(q12)
         n = self._laterals
-        plane = [(u, v, n[index]) for index, u, v in ((i1, su, sv), (i2, eu, ev), (i3, wu, wv))
-                 if index is not None and index > 0]
+        plane = []
+        for index, u, v in ((i1, su, sv), (i2, eu, ev), (i3, wu, wv)):
+            if index is not None and index > 0:
+                plane.append((u, v, n[index]))
         pitch = d[i3] * readings[i3] if i3 is not None else 0.0
         if i4 is not None:
             turn = d[i1] * readings[i1] + d[i2] * readings[i2] + pitch
             ct, st = math.cos(turn), math.sin(turn)
             ru, rv = self._roll
             plane.append((wu + ct * ru - st * rv, wv + st * ru + ct * rv, n[i4]))
-            length, beta, lateral = self._model.tool_at(readings[i4])
+            roll, tool = self._tool_at_roll
+            if roll != readings[i4]:
+                tool = self._model.tool_at(readings[i4])
+                self._tool_at_roll = (readings[i4], tool)
+            length, beta, lateral = tool
         else:
             length, beta, lateral = self._tool
         phi = q12 + pitch + beta
         plane.append((wu + length * math.cos(phi), wv + length * math.sin(phi), lateral))
-        return (self._first,) + tuple(
-            (ox + u * ax + v * wx + m * bx, oy + u * ay + v * wy + m * by,
-             oz + u * az + v * wz + m * bz) for u, v, m in plane)
+        points = [self._first]
+        for u, v, m in plane:
+            points.append((ox + u * ax + v * wx + m * bx, oy + u * ay + v * wy + m * by,
+                           oz + u * az + v * wz + m * bz))
+        return tuple(points)
 
 
 class _PlanarPoints:
