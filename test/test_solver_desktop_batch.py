@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from two_bone_ik.arm.desktop_config import desktop_geometry, DesktopConfig
 from two_bone_ik.arm.desktop_geometry import arm_from_description, desktop_from_chain
 from two_bone_ik.arm.urdf_import import chain_from_urdf
 from two_bone_ik.solver import IkInputError
@@ -88,6 +89,26 @@ def test_without_previous_or_with_one_pitch():
         sol = solver.solve(*target, approach_pitch=-0.7)
         assert int(batch.status[row]) == int(sol.status)
         np.testing.assert_allclose(batch.readings[row], sol.readings, rtol=0, atol=READINGS)
+
+
+@pytest.mark.parametrize('beyond', [0.0, 4e-13, -4e-13])
+def test_roots_tied_with_the_nearest_are_posed_and_the_tie_is_the_scalar_ones(beyond):
+    # No limits, a target beyond l1 + l2 unless the tool points roughly at it, the wanted
+    # pitch straight back: the feasible arc's two ends are equally near it (``beyond`` 0), or
+    # within the tie window of each other (the farther one posed in the second round only);
+    # the last command decides, as in the scalar solve.
+    geometry = desktop_geometry(DesktopConfig(
+        joint_lower_limits=None, joint_upper_limits=None, shoulder_position=(0.0, 0.0, 0.0),
+        link_lengths=(0.10, 0.10), tool_offset=(0.15, 0.0, 0.0)))
+    solver = DesktopSolver(geometry.model)
+    wanted = math.pi + beyond
+    for previous_pitch in (0.5, -0.5):
+        previous = solver.solve(0.3, 0.0, 0.0, approach_pitch=previous_pitch).readings
+        sol = solver.solve(0.33, 0.0, 0.0, previous=previous, approach_pitch=wanted)
+        batch = solver.solve_batch([[0.33, 0.0, 0.0]], [previous], wanted)
+        assert sol.reachable and math.copysign(1.0, sol.approach_pitch) == previous_pitch * 2
+        assert batch.approach_pitch[0] == pytest.approx(sol.approach_pitch, abs=1e-12)
+        np.testing.assert_allclose(batch.readings[0], sol.readings, rtol=0, atol=READINGS)
 
 
 def _scalar_rows_of(solver, batch_call):

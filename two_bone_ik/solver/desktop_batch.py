@@ -290,23 +290,24 @@ def _candidate_poses(solver, du, dv, l3, beta, candidates, previous, previous_q,
 
 
 def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previous, previous_q,
-                    rows):
-    """Batch twin of ``DesktopSolver._boundary_pose`` for every root column.
+                    rows, row_of, column_of):
+    """Batch twin of ``DesktopSolver._boundary_pose`` for the ``chosen`` roots, all at once.
 
-    ``roots`` (m, K) rad, NaN where none; ``held`` what each column's boundary holds.
-    Returns per branch (feasible, q1, q2, pitch), each (m, K): a pose on both branches when
-    the elbow is straight or folded (where there is no root: not feasible, values 0).
-    Only the roots there are are posed (about half of them), column by column.
+    ``roots`` (m, K) rad, NaN where none; ``held`` what each column's boundary holds
+    (:func:`_held_columns`);
+    ``row_of``, ``column_of`` the finite roots to pose. Returns flat arrays over them:
+    (up, fits, q1, q2, pitch); ``up`` the pose's branch (``preferred_up`` when the elbow is
+    straight or folded: a pose on both branches), ``fits`` where the limits fit.
     """
-    arm = solver.arm
-    l1, l2 = arm.link_lengths
-    m, k = roots.shape
-    column_of, row_of = np.nonzero(np.isfinite(roots).T)  # (column-major: a slice per column)
+    k = roots.shape[1]
     ends = np.searchsorted(column_of, np.arange(k + 1))
     phi = roots[row_of, column_of]
     wu, wv = du[row_of] - l3[row_of] * np.cos(phi), dv[row_of] - l3[row_of] * np.sin(phi)
     q1, q2 = np.empty(phi.size), np.empty(phi.size)
+    l1, l2 = solver.arm.link_lengths
     for column, (joint, angle) in enumerate(held):
+        if ends[column] == ends[column + 1]:
+            continue
         at = slice(ends[column], ends[column + 1])
         u, v = wu[at], wv[at]
         if joint == ELBOW:
@@ -326,18 +327,7 @@ def _boundary_poses(solver, du, dv, l3, beta, roots, held, preferred_up, previou
     (q1, q2), misfit = _fit_pair(solver, q1, q2, previous_q, rows[row_of], 1)
     pitch, pitch_misfit = _pitch_readings(solver, phi, beta[row_of], q1, q2, previous,
                                           rows[row_of])
-    ok = ~(misfit | pitch_misfit)
-    poses = {}
-    for branch, side in (('up', up), ('down', ~up)):
-        feasible = np.zeros((m, k), dtype=bool)
-        feasible[row_of, column_of] = ok & side
-        poses[branch] = feasible
-    values = []
-    for flat in (q1, q2, pitch):
-        full = np.zeros((m, k))
-        full[row_of, column_of] = flat
-        values.append(full)
-    return {branch: (poses[branch], *values) for branch in ('up', 'down')}
+    return up, ~(misfit | pitch_misfit), q1, q2, pitch
 
 
 def _fit_pair(solver, q1, q2, previous_q, rows, k):
@@ -351,63 +341,108 @@ def _fit_pair(solver, q1, q2, previous_q, rows, k):
     return (q1, q2), bad1 | bad2
 
 
+def _nearest_poses(solver, du, dv, l3, beta, roots, reach, held, preferred_up, previous,
+                   previous_q, rows, farthest):
+    """Return the poses of the roots the scalar search needs: (row, column, up, q1, q2, pitch).
+
+    ``roots`` and ``reach`` (each root's distance from the wanted pitch, inf where there is
+    no root) are (K, m). Only usable poses are returned (within the limits; on the preferred
+    branch unless the elbow may flip). The scalar ``_search``'s rule, in two rounds: each
+    row's roots nearest the wanted pitch first (all of them if several are as near), then
+    the others no farther than ``farthest`` (rad, (m,), updated in place: the tie window
+    past the nearest answer; inf where there is none). A root left out is farther than an
+    answer's tie window: the choice is the same as if every root had been posed.
+    """
+    m = reach.shape[1]
+    nearest = reach.min(axis=0) if reach.size else np.full(m, np.inf)
+    chosen = (reach == nearest) & (nearest <= farthest) & (nearest < np.inf)
+    flip = solver.allow_elbow_flip
+    parts = []
+    for last in (False, True):
+        column_of, row_of = np.divmod(np.flatnonzero(chosen), m)  # (a slice per column)
+        up, fits, q1, q2, pitch = _boundary_poses(solver, du, dv, l3, beta, roots.T, held,
+                                                  preferred_up, previous, previous_q, rows,
+                                                  row_of, column_of)
+        usable = fits & (flip | (up == preferred_up[row_of]))
+        parts.append(tuple(a[usable] for a in (row_of, column_of, up, q1, q2, pitch)))
+        if last:
+            break
+        answered = parts[0][0]  # (the first answer sets the window: the wanted pitch's too)
+        farthest[answered] = np.minimum(farthest[answered], nearest[answered] + TIE_TOLERANCE)
+        chosen = (reach <= farthest) & (reach > nearest) & (reach < np.inf)
+    return tuple(np.concatenate(both) for both in zip(*parts))
+
+
+def _per_row_min(count, row, values):
+    """Per row (count,) the least of ``values`` (flat, one per entry of ``row``); inf: none."""
+    least = np.full(count, np.inf)
+    np.minimum.at(least, row, values)
+    return least
+
+
 def _search(solver, du, dv, tool, wanted, previous, previous_q, rows, preferred_up, oriented,
             plane, at_wanted):
     """Batch twin of ``DesktopSolver._search``: fills ``plane`` where a pitch is found.
 
-    ``at_wanted``: the rows' poses at the wanted pitch (:func:`_candidate_poses`, one column).
+    ``at_wanted``: the rows' poses at the wanted pitch (:func:`_candidate_poses`, one column;
+    none is on the preferred branch). The candidates are flat entries (a row, a root column
+    or -1 for the wanted pitch on the other branch): the nearest, then among those within
+    the tie window the nearest the last command (else the highest), the preferred branch,
+    the first column.
     """
     arm = solver.arm
+    m = rows.size
     l3, beta = tool[0][rows], tool[1][rows]
     w = wanted[rows]
-    candidates = np.concatenate((w[:, None], pitch_boundaries_array(
+    roots = np.ascontiguousarray(pitch_boundaries_array(
         du[rows], dv[rows], l3, beta, *arm.link_lengths, solver._circles,
-        solver._pitch_angles)), axis=1)
-    poses = at_wanted
+        solver._pitch_angles).T)
     held = list(solver._circle_joints) + [(PITCH, c) for c in solver._pitch_angles]
-    roots = _boundary_poses(solver, du[rows], dv[rows], l3, beta, candidates[:, 1:],
-                            [h for h in held for _ in (0, 1)], preferred_up, previous,
-                            previous_q, rows)
-    poses = {branch: tuple(np.concatenate((a, b), axis=1) for a, b in zip(poses[branch],
-                                                                          roots[branch]))
-             for branch in ('up', 'down')}
-    up_ok, down_ok = poses['up'][0], poses['down'][0]
-    use_up = preferred_up[:, None]
-    preferred_ok = np.where(use_up, up_ok, down_ok)
-    other_ok = np.where(use_up, down_ok, up_ok) & solver.allow_elbow_flip
-    feasible = preferred_ok | other_ok
-    distance = np.abs(remainders(np.where(np.isfinite(candidates), candidates, 0.0) - w[:, None]))
-    best = np.where(feasible, distance, np.inf).min(axis=1)
-    found = np.isfinite(best)
-    tie = feasible & (distance <= best[:, None] + TIE_TOLERANCE)
+    reach = np.where(np.isfinite(roots), np.abs(remainders(
+        np.where(np.isfinite(roots), roots, 0.0) - w)), np.inf)
+    other = 'down', 'up'
+    at_other = np.where(preferred_up, at_wanted['down'][0][:, 0], at_wanted['up'][0][:, 0]) \
+        & solver.allow_elbow_flip
+    farthest = np.where(at_other, TIE_TOLERANCE, np.inf)
+    row, column, up, q1, q2, pitch = _nearest_poses(
+        solver, du[rows], dv[rows], l3, beta, roots, reach, [h for h in held for _ in (0, 1)],
+        preferred_up, previous, previous_q, rows, farthest)
+    wanted_rows = np.flatnonzero(at_other)
+    pose_other = [np.where(preferred_up, at_wanted[other[0]][k][:, 0],
+                           at_wanted[other[1]][k][:, 0])[wanted_rows] for k in (1, 2, 3)]
+    row, up = np.concatenate((row, wanted_rows)), np.concatenate((up, ~preferred_up[wanted_rows]))
+    column = np.concatenate((column, np.full(wanted_rows.size, -1)))
+    q1, q2, pitch = (np.concatenate(pair) for pair in zip((q1, q2, pitch), pose_other))
+    candidate = np.where(column >= 0, roots[column, row], w[row])
+    distance = np.where(column >= 0, reach[column, row], 0.0)
+    best = _per_row_min(m, row, distance)
+    tie = distance <= best[row] + TIE_TOLERANCE
     if previous is not None:
         i3 = arm.indices[3]
         reference = (previous_q[rows, 0] + previous_q[rows, 1]
                      + arm.directions[i3] * previous[rows, i3] + beta)
-        secondary = np.abs(remainders(candidates - reference[:, None]))
+        secondary = np.abs(remainders(candidate - reference[row]))
     else:
-        secondary = -remainders(candidates - w[:, None])
+        secondary = -remainders(candidate - w[row])
     secondary = np.where(tie, secondary, np.inf)
-    tie &= secondary == secondary.min(axis=1)[:, None]
-    choice = np.argmin(np.where(tie, np.where(preferred_ok, 0, 1), 2), axis=1)
-    index = np.arange(rows.size)
-    pick_preferred = preferred_ok[index, choice]
-    chosen_up = np.where(pick_preferred, preferred_up, ~preferred_up)
-    take = rows[found]
-    for name, column in (('q1', 1), ('q2', 2), ('pitch', 3)):
-        values = np.where(chosen_up, poses['up'][column][index, choice],
-                          poses['down'][column][index, choice])
-        getattr(plane, name)[take] = values[found]
-    phi = _pitch_angles(candidates[index, choice])
+    tie &= secondary == _per_row_min(m, row, secondary)[row]
+    preferred = up == preferred_up[row]
+    key = np.where(tie, np.where(preferred, 0, roots.shape[0] + 1) + column + 1, np.inf)
+    pick = np.flatnonzero(tie & (key == _per_row_min(m, row, key)[row]))
+    found = np.isfinite(best)
+    take, candidate, pick_preferred = rows[row[pick]], candidate[pick], preferred[pick]
+    plane.q1[take], plane.q2[take], plane.pitch[take] = q1[pick], q2[pick], pitch[pick]
+    phi = _pitch_angles(candidate)
     kinds = np.array([0] + [joint for joint, _ in held for _ in (0, 1)], dtype=np.int8)
-    plane.fixed[take] = np.where(remainders(candidates[index, choice] - w) == 0.0, 0,
-                                 kinds[choice])[found]
+    plane.fixed[take] = np.where(remainders(candidate - w[row[pick]]) == 0.0, 0,
+                                 kinds[column[pick] + 1])
     status = np.where(pick_preferred, _S_REACHED, _S_FLIPPED)
     if oriented:
-        status = np.where(np.abs(remainders(phi - w)) > PITCH_TOLERANCE, _S_ADJUSTED, status)
-    plane.status[take] = status[found]
-    plane.phi[take] = phi[found]
-    plane.up[take] = chosen_up[found]
+        status = np.where(np.abs(remainders(phi - w[row[pick]])) > PITCH_TOLERANCE,
+                          _S_ADJUSTED, status)
+    plane.status[take] = status
+    plane.phi[take] = phi
+    plane.up[take] = up[pick]
     return found
 
 

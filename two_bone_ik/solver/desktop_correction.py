@@ -179,24 +179,27 @@ class QuickCorrection:
         point = self.chain.points(values[:, :4], last)
         size = np.zeros(len(values))
         active = done.copy()
-        safe = np.where(done, det, 1.0)
-        rows = np.arange(len(values))
-        for _ in range(2):
-            e = targets - point
-            turn = -np.einsum('ij,ij->i', e, m) / np.where(done, tu, 1.0)
-            ru = np.einsum('ij,ij->i', e, f) - lateral * turn
+        directions = np.asarray(d)
+        for _ in range(2):  # (each step only for the rows not yet on the target)
+            at = np.flatnonzero(active)
+            if not at.size:
+                break
+            e = targets[at] - point[at]
+            turn = -np.einsum('ij,ij->i', e, m[at]) / tu[at]
+            ru = np.einsum('ij,ij->i', e, f[at]) - lateral[at] * turn
             rv = e @ up
-            da, db = (ru * bv - rv * bu) / safe, (au * rv - av * ru) / safe
-            step = np.zeros(values.shape)
+            a_u, a_v, b_u, b_v, det_at = au[at], av[at], bu[at], bv[at], det[at]
+            da, db = (ru * b_v - rv * b_u) / det_at, (a_u * rv - a_v * ru) / det_at
+            step = np.zeros((at.size, values.shape[1]))
             step[:, 0] = d[0] * turn
-            step[rows, first] += np.asarray(d)[first] * da
-            step[rows, second] += np.asarray(d)[second] * db
-            step[:, i3] -= np.where(hand, d[i3] * (da + db), 0.0)
-            values = np.where(active[:, None], values + step, values)
-            moved = self.chain.points(values[:, :4], last)
-            point = np.where(active[:, None], moved, point)
-            size = np.where(active, np.linalg.norm(targets - point, axis=1), size)
-            active &= size > self.tolerance
+            index = np.arange(at.size)
+            step[index, first[at]] += directions[first[at]] * da
+            step[index, second[at]] += directions[second[at]] * db
+            step[:, i3] -= np.where(hand[at], d[i3] * (da + db), 0.0)
+            values[at] = values[at] + step
+            point[at] = self.chain.points(values[at, :4], None if last is None else last[at])
+            size[at] = np.linalg.norm(targets[at] - point[at], axis=1)
+            active[at] = size[at] > self.tolerance
         done &= ~active
         lower, upper = np.asarray(arm.lower_limits[:4]), np.asarray(arm.upper_limits[:4])
         inside = (values[:, :4] >= lower) & (values[:, :4] <= upper)
