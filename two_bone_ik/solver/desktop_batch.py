@@ -643,36 +643,28 @@ def _roll_may_move(solver, targets, tool, facing):
 def _roll_may_reach(solver, targets, back, side=1.0):
     """Batch twin of ``MovedRoll._roll_may_reach``: where some roll might reach, (n,) bool.
 
-    The same bound, but false only where it fails by more than rounding could change (a
-    thousandth of the on-target tolerance, or a NaN): a row it cannot tell goes on as if
-    a moved roll might reach, and the scalar solve decides it. With ``side`` -1 the other
-    way round: false wherever the bound might fail.
+    The same bound (the solver's ``_reach_bounds``), but false only where it fails by more
+    than rounding could change (a thousandth of the on-target tolerance, or a NaN): a row it
+    cannot tell goes on as if a moved roll might reach, and the scalar solve decides it. With
+    ``side`` -1 the other way round: false wherever the bound might fail.
     """
     if not solver._roll_free:
         return np.zeros(targets.shape[0], dtype=bool)
     arm = solver.arm
-    (a, b, c), (su, sv) = arm.tool, arm.shoulder
-    swing = math.hypot(b[2], c[2])
-    lat_low, lat_high = arm.wrist_lateral + a[2] - swing, arm.wrist_lateral + a[2] + swing
-    lat2_high = max(lat_low * lat_low, lat_high * lat_high)
-    lat2_low = 0.0 if lat_low <= 0.0 <= lat_high else min(lat_low ** 2, lat_high ** 2)
+    lat2_low, lat2_high, su, farthest_reach, inner, hole = solver._reach_bounds
     d = targets - np.asarray(arm.origin)
     hu, dv, hn = (d @ np.asarray(v) for v in (arm.forward, arm.up, arm.normal))
-    dv = dv - sv
+    dv = dv - arm.shoulder[1]
     rho2 = hu * hu + hn * hn
-    slack = solver._on_target
-    margin = side * 1e-3 * slack
+    margin = side * 1e-3 * solver._on_target
     with np.errstate(invalid='ignore'):
         u_low, u_high = np.sqrt(np.maximum(0.0, rho2 - lat2_high)), np.sqrt(rho2 - lat2_low)
         ends = (-u_high - su, -u_low - su) if back else (u_low - su, u_high - su)
         nearest = np.where((ends[0] <= 0.0) & (0.0 <= ends[1]), 0.0,
                            np.minimum(np.abs(ends[0]), np.abs(ends[1])))
         far = np.hypot(np.maximum(np.abs(ends[0]), np.abs(ends[1])), dv)
-        l1, l2 = arm.link_lengths
-        l3 = arm.max_tool_length()
-        inner = max(abs(l1 - l2) - l3, solver._roll_geometry.hole) - slack
-        out = ((np.hypot(nearest, dv) > l1 + l2 + l3 + slack + margin) | (far < inner - margin)
-               | (rho2 < lat2_low * (1.0 - side * 1e-9)))
+        out = ((np.hypot(nearest, dv) > farthest_reach + margin)
+               | (far < max(inner, hole) - margin) | (rho2 < lat2_low * (1.0 - side * 1e-9)))
     return ~out
 
 
